@@ -1,0 +1,5 @@
+"""The embedded local engine."""
+
+from .backend import LocalBackend
+
+__all__ = ["LocalBackend"]
