@@ -12,7 +12,8 @@ and as a batchai-sdk job::
 
 The data directory holds the four Fashion-MNIST IDX files (``train-images-idx3-ubyte.gz`` ...). It
 defaults to ``$AZ_BATCHAI_INPUT_DATASET``, else ``data/`` beside this script. The Keras backend comes
-from ``KERAS_BACKEND`` (Keras' own default is tensorflow); nothing falls back silently.
+from ``KERAS_BACKEND``; unset, it is jax (the walkthrough used tensorflow: set KERAS_BACKEND=tensorflow).
+A backend that is asked for but not installed stops the script; nothing falls back silently.
 
 The script is self-contained (only numpy and keras) because it is uploaded alone to the file share.
 """
@@ -33,6 +34,7 @@ from typing import Any
 import numpy as np
 
 MODEL_FILE_NAME = "Keras_MNIST.h5"
+DEFAULT_BACKEND = "jax"
 NUM_CLASSES = 10
 FILE_NAMES = {
     "train_images": "train-images-idx3-ubyte.gz",
@@ -134,8 +136,12 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def _import_keras() -> Any:
-    """Import keras for the backend named in KERAS_BACKEND, or explain which package is missing."""
-    backend = os.environ.get("KERAS_BACKEND", "tensorflow")
+    """Import keras for the backend named in KERAS_BACKEND, or explain which package is missing.
+
+    Unset, KERAS_BACKEND becomes jax (what the samples extra installs) rather than Keras' own default,
+    tensorflow. A backend that was asked for explicitly is never swapped for another.
+    """
+    backend = os.environ.setdefault("KERAS_BACKEND", DEFAULT_BACKEND)
     try:
         import keras
     except ModuleNotFoundError as exc:

@@ -249,7 +249,7 @@ def write_idx(path: str | Path, array: Array) -> Path:
 
 def _balanced_labels(n: int, rng: np.random.Generator) -> Array:
     # Real Fashion-MNIST is exactly balanced; keep that so accuracies compare.
-    labels = np.arange(n, dtype=np.uint8) % 10
+    labels = (np.arange(n) % 10).astype(np.uint8)
     rng.shuffle(labels)
     return labels
 

@@ -15,7 +15,7 @@ def _is_meta(key: str) -> bool:
     return key.startswith(META_KEYS) or key.rstrip("0123456789") == "comment"
 
 
-def expected_wire(model_cls: type, data: Any, *, keep_readonly: bool) -> Any:
+def expected_wire(model_cls: Any, data: Any, *, keep_readonly: bool) -> Any:
     """``data`` minus comment keys, unknown keys, nulls and (unless ``keep_readonly``) read-only keys."""
     if not isinstance(data, dict):
         return data

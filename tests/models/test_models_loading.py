@@ -19,12 +19,18 @@ JOB = {
         "stdOutErrPathPrefix": "$AZ_BATCHAI_JOB_MOUNT_ROOT/logs",
         "mountVolumes": {
             "azureFileShares": [
-                {"azureFileUrl": "https://<AZURE_BATCHAI_STORAGE_ACCOUNT>.file.core.windows.net/logs",
-                 "relativeMountPath": "logs"},
+                {
+                    "azureFileUrl": "https://<AZURE_BATCHAI_STORAGE_ACCOUNT>.file.core.windows.net/logs",
+                    "relativeMountPath": "logs",
+                },
                 {"azureFileUrl": "https://other.file.core.windows.net/data", "relativeMountPath": "other"},
             ],
             "azureBlobFileSystems": [
-                {"accountName": "<AZURE_BATCHAI_STORAGE_ACCOUNT>", "containerName": "data", "relativeMountPath": "data"},
+                {
+                    "accountName": "<AZURE_BATCHAI_STORAGE_ACCOUNT>",
+                    "containerName": "data",
+                    "relativeMountPath": "data",
+                },
             ],
         },
     },
@@ -57,7 +63,9 @@ def test_defaults_come_from_the_environment(tmp_path: Path, monkeypatch: pytest.
     assert job.mount_volumes.azure_blob_file_systems[0].credentials.account_key == "ENVKEY"
 
 
-def test_unresolved_placeholder_is_reported_by_validation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unresolved_placeholder_is_reported_by_validation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("AZURE_BATCHAI_STORAGE_ACCOUNT", raising=False)
     monkeypatch.delenv("AZURE_BATCHAI_STORAGE_KEY", raising=False)
     job = m.load_job_file(_write(tmp_path, JOB))
@@ -72,21 +80,34 @@ def test_cluster_node_setup_mounts_are_completed(tmp_path: Path) -> None:
     cluster = {
         "properties": {
             "vmSize": "STANDARD_NC6",
-            "nodeSetup": {"mountVolumes": {"azureFileShares": [
-                {"azureFileUrl": "https://<AZURE_BATCHAI_STORAGE_ACCOUNT>.file.core.windows.net/share",
-                 "relativeMountPath": "external"}]}},
+            "nodeSetup": {
+                "mountVolumes": {
+                    "azureFileShares": [
+                        {
+                            "azureFileUrl": "https://<AZURE_BATCHAI_STORAGE_ACCOUNT>.file.core.windows.net/share",
+                            "relativeMountPath": "external",
+                        }
+                    ]
+                }
+            },
         }
     }
-    params = m.load_cluster_file(_write(tmp_path, cluster, "cluster.json"), storage_account_name="acct",
-                                 storage_account_key="KEY")
+    params = m.load_cluster_file(
+        _write(tmp_path, cluster, "cluster.json"), storage_account_name="acct", storage_account_key="KEY"
+    )
     share = params.node_setup.mount_volumes.azure_file_shares[0]
     assert (share.account_name, share.credentials.account_key) == ("acct", "KEY")
     assert params.vm_size == "STANDARD_NC6" and isinstance(params, m.ClusterCreateParameters)
 
 
 def test_file_server_file(tmp_path: Path) -> None:
-    body = {"properties": {"vmSize": "STANDARD_D2", "sshConfiguration": {"userAccountSettings": {"adminUserName": "a"}},
-                           "dataDisks": {"diskSizeInGB": 10, "diskCount": 2, "storageAccountType": "Standard_LRS"}}}
+    body = {
+        "properties": {
+            "vmSize": "STANDARD_D2",
+            "sshConfiguration": {"userAccountSettings": {"adminUserName": "a"}},
+            "dataDisks": {"diskSizeInGB": 10, "diskCount": 2, "storageAccountType": "Standard_LRS"},
+        }
+    }
     server = m.load_file_server_file(_write(tmp_path, body, "nfs.json"))
     assert server.data_disks.disk_count == 2 and m.validate_model(server) == []
 
@@ -114,8 +135,13 @@ def test_non_object_and_wrong_types_are_validation_errors() -> None:
 
 
 def test_misspelled_keys_are_mapped_with_a_warning(caplog: pytest.LogCaptureFixture) -> None:
-    body = {"properties": {"cntkSettings": {"pythonScriptFilePath": "a.py", "process_count": 2},
-                           "nodeCount": 1, "noSuchKey": 1}}
+    body = {
+        "properties": {
+            "cntkSettings": {"pythonScriptFilePath": "a.py", "process_count": 2},
+            "nodeCount": 1,
+            "noSuchKey": 1,
+        }
+    }
     with caplog.at_level(logging.WARNING, logger="batchai_sdk"):
         job = m.load_spec(body, m.JobCreateParameters, source_name="job.json")
     assert job.cntk_settings.process_count == 2
@@ -126,6 +152,8 @@ def test_misspelled_keys_are_mapped_with_a_warning(caplog: pytest.LogCaptureFixt
 
 def test_secret_key_never_logged(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.DEBUG):
-        job = m.load_job_file(_write(tmp_path, JOB), storage_account_name="a", storage_account_key="TOPSECRETKEY")
+        job = m.load_job_file(
+            _write(tmp_path, JOB), storage_account_name="a", storage_account_key="TOPSECRETKEY"
+        )
         m.validate_model(job)
     assert "TOPSECRETKEY" not in caplog.text and "TOPSECRETKEY" not in repr(job)

@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 from _wire import expected_wire
-from conftest import REFERENCE
 
 import batchai_sdk.models as models
 from batchai_sdk.exceptions import ValidationError
+
+REFERENCE = Path(__file__).resolve().parents[2] / ".." / "shared" / "reference" / "batchai"
 
 # example name → (request body model, response body model)
 EXAMPLES: dict[str, tuple[str | None, str | None]] = {
@@ -46,7 +47,14 @@ EXAMPLES: dict[str, tuple[str | None, str | None]] = {
     "ListWorkspace": (None, "WorkspaceListResult"),
     "ListWorkspaceByResourceGroup": (None, "WorkspaceListResult"),
 }
-NO_BODY = {"DeleteCluster", "DeleteExperiment", "DeleteFileServer", "DeleteJob", "DeleteWorkspace", "TerminateJob"}
+NO_BODY = {
+    "DeleteCluster",
+    "DeleteExperiment",
+    "DeleteFileServer",
+    "DeleteJob",
+    "DeleteWorkspace",
+    "TerminateJob",
+}
 
 
 def _files(pattern: str) -> list[Path]:
@@ -62,7 +70,7 @@ JOB_FILES = _files("recipes/jobs/*.json")
 DOC_BODIES = [p for p in _files("recipes/docs/*.json") if p.name.endswith(("__job.json", "__cluster.json"))]
 
 
-def _roundtrip(model_cls: type, body: Any, *, keep_readonly: bool, strict: bool = True) -> None:
+def _roundtrip(model_cls: Any, body: Any, *, keep_readonly: bool, strict: bool = True) -> None:
     expected = expected_wire(model_cls, body, keep_readonly=keep_readonly)
     for read in (model_cls.deserialize, model_cls.from_dict):
         model = read(body)
@@ -87,7 +95,12 @@ def test_rest_example_roundtrip(path: Path) -> None:
         return
     request_model, response_model = EXAMPLES[name]
     if request_model is not None:
-        _roundtrip(getattr(models, request_model), example["parameters"]["parameters"], keep_readonly=False, strict=strict)
+        _roundtrip(
+            getattr(models, request_model),
+            example["parameters"]["parameters"],
+            keep_readonly=False,
+            strict=strict,
+        )
     bodies = [r["body"] for r in example["responses"].values() if "body" in r]
     assert bodies and response_model is not None
     for body in bodies:
@@ -109,7 +122,9 @@ def test_recipe_job_roundtrip(path: Path) -> None:
 @pytest.mark.parametrize("path", JOB_FILES, ids=_ids(JOB_FILES))
 def test_recipe_job_loads_and_validates(path: Path) -> None:
     job = models.load_job_file(path, storage_account_name="recipeacct", storage_account_key="c2VjcmV0")
-    job.cluster = models.ResourceId(id="/subscriptions/s/resourceGroups/g/providers/Microsoft.BatchAI/workspaces/w/clusters/c")
+    job.cluster = models.ResourceId(
+        id="/subscriptions/s/resourceGroups/g/providers/Microsoft.BatchAI/workspaces/w/clusters/c"
+    )
     assert models.validate_model(job) == []
     assert "<AZURE_BATCHAI" not in json.dumps(job.serialize())
     assert "c2VjcmV0" not in repr(job)
@@ -118,7 +133,9 @@ def test_recipe_job_loads_and_validates(path: Path) -> None:
 
 @pytest.mark.parametrize("path", DOC_BODIES, ids=_ids(DOC_BODIES))
 def test_documentation_bodies(path: Path) -> None:
-    model_cls = models.ClusterCreateParameters if path.name.endswith("__cluster.json") else models.JobCreateParameters
+    model_cls = (
+        models.ClusterCreateParameters if path.name.endswith("__cluster.json") else models.JobCreateParameters
+    )
     text = path.read_text()
     try:
         body = json.loads(text)

@@ -18,7 +18,9 @@ def run_plan() -> Iterator[Callable[..., dict[str, int]]]:
     Returns each non-daemon process's exit code by name."""
     running: list[subprocess.Popen[bytes]] = []
 
-    def run(plans: Sequence[NodePlan], log_dir: Path, base_env: Mapping[str, str], timeout: float = 30) -> dict[str, int]:
+    def run(
+        plans: Sequence[NodePlan], log_dir: Path, base_env: Mapping[str, str], timeout: float = 30
+    ) -> dict[str, int]:
         started = start_plan(plans, log_dir, base_env)
         running.extend(p for _, _, p in started)
         codes = {name: popen.wait(timeout=timeout) for name, daemon, popen in started if not daemon}

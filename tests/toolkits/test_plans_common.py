@@ -104,20 +104,26 @@ def test_default_interpreter_can_be_chosen_by_the_agent() -> None:
 
 def test_node_count_must_match_the_allocation() -> None:
     with pytest.raises(LaunchPlanError, match="nodeCount is 2 but 3 node"):
-        build_launch_plan(two_node_job("custom"), remote_nodes(3), host_file=HOST_FILE, shared_job_temp=SHARED_TEMP)
+        build_launch_plan(
+            two_node_job("custom"), remote_nodes(3), host_file=HOST_FILE, shared_job_temp=SHARED_TEMP
+        )
     with pytest.raises(LaunchPlanError, match="at least one node"):
         build_launch_plan(JOBS["custom"], [], host_file=HOST_FILE, shared_job_temp=SHARED_TEMP)
 
 
 def test_paths_must_be_absolute() -> None:
     with pytest.raises(LaunchPlanError, match="host_file must be an absolute path"):
-        build_launch_plan(two_node_job("custom"), remote_nodes(2), host_file="hostfile", shared_job_temp=SHARED_TEMP)
+        build_launch_plan(
+            two_node_job("custom"), remote_nodes(2), host_file="hostfile", shared_job_temp=SHARED_TEMP
+        )
 
 
 def test_local_plans_need_reserved_ports() -> None:
     nodes = [NodeSlot("n0", "127.0.0.1"), NodeSlot("n1", "127.0.0.1")]
     with pytest.raises(LaunchPlanError, match="no reserved ports"):
-        build_launch_plan(two_node_job("pytorch"), nodes, host_file=HOST_FILE, shared_job_temp=SHARED_TEMP, local=True)
+        build_launch_plan(
+            two_node_job("pytorch"), nodes, host_file=HOST_FILE, shared_job_temp=SHARED_TEMP, local=True
+        )
 
 
 @pytest.mark.parametrize(
@@ -125,9 +131,18 @@ def test_local_plans_need_reserved_ports() -> None:
     [
         ({"horovodSettings": {}}, r"horovodSettings\.pythonScriptFilePath is required"),
         ({"customToolkitSettings": {"commandLine": "  "}}, r"customToolkitSettings\.commandLine is required"),
-        ({"chainerSettings": {"pythonScriptFilePath": "a.py", "processCount": 0}}, r"processCount must be at least 1"),
-        ({"pyTorchSettings": {"pythonScriptFilePath": "a.py", "processCount": "2"}}, r"processCount must be an integer"),
-        ({"tensorFlowSettings": {"pythonScriptFilePath": "a.py", "workerCount": True}}, r"workerCount must be an integer"),
+        (
+            {"chainerSettings": {"pythonScriptFilePath": "a.py", "processCount": 0}},
+            r"processCount must be at least 1",
+        ),
+        (
+            {"pyTorchSettings": {"pythonScriptFilePath": "a.py", "processCount": "2"}},
+            r"processCount must be an integer",
+        ),
+        (
+            {"tensorFlowSettings": {"pythonScriptFilePath": "a.py", "workerCount": True}},
+            r"workerCount must be an integer",
+        ),
         ({"cntkSettings": {"languageType": "Lua"}}, r"languageType must be 'BrainScript' or 'Python'"),
         ({"caffeSettings": {"configFilePath": "s", "pythonScriptFilePath": "a.py"}}, r"not both"),
         ({"caffeSettings": {}}, r"configFilePath or pythonScriptFilePath is required"),
@@ -136,12 +151,17 @@ def test_local_plans_need_reserved_ports() -> None:
 )
 def test_bad_settings_are_refused_naming_the_field(settings: dict[str, Any], message: str) -> None:
     with pytest.raises(LaunchPlanError, match=message):
-        build_launch_plan({"nodeCount": 1, **settings}, remote_nodes(1), host_file=HOST_FILE, shared_job_temp=SHARED_TEMP)
+        build_launch_plan(
+            {"nodeCount": 1, **settings}, remote_nodes(1), host_file=HOST_FILE, shared_job_temp=SHARED_TEMP
+        )
 
 
 def test_hostfile_lists_nodes_with_their_slots() -> None:
     nodes = remote_nodes(3, gpus=4)
-    assert hostfile_text(nodes, [3, 3, 2], local=False) == "10.0.0.4 slots=3\n10.0.0.5 slots=3\n10.0.0.6 slots=2\n"
+    assert (
+        hostfile_text(nodes, [3, 3, 2], local=False)
+        == "10.0.0.4 slots=3\n10.0.0.5 slots=3\n10.0.0.6 slots=2\n"
+    )
     # One slot per GPU by default, at least one on CPU nodes.
     assert hostfile_text(nodes, None, local=False).splitlines() == [f"10.0.0.{i} slots=4" for i in (4, 5, 6)]
     assert hostfile_text(remote_nodes(2, gpus=0), None, local=False) == "10.0.0.4 slots=1\n10.0.0.5 slots=1\n"
@@ -162,11 +182,17 @@ def test_hostfile_slots_follow_the_mpi_ranks() -> None:
     assert hostfile_slots(job, nodes) == [3, 3, 2]
     job = {"nodeCount": 3, "customMpiSettings": {"commandLine": "hostname", "processCount": 2}}
     assert hostfile_slots(job, nodes) == [1, 1, 0]
-    pytorch_mpi = {"nodeCount": 3, "pyTorchSettings": {"pythonScriptFilePath": SCRIPT, "communicationBackend": "MPI"}}
+    pytorch_mpi = {
+        "nodeCount": 3,
+        "pyTorchSettings": {"pythonScriptFilePath": SCRIPT, "communicationBackend": "MPI"},
+    }
     assert hostfile_slots(pytorch_mpi, nodes) == [1, 1, 1]
     # Not MPI-launched: one slot per GPU, for a custom command's own mpirun.
     assert hostfile_slots({"nodeCount": 3, **JOBS["custom"]}, remote_nodes(3, gpus=2)) == [2, 2, 2]
-    assert hostfile_slots({"nodeCount": 3, **JOBS["cntk"], "cntkSettings": {**JOBS["cntk"]["cntkSettings"], "processCount": 1}}, nodes) == [1, 1, 1]
+    assert hostfile_slots(
+        {"nodeCount": 3, **JOBS["cntk"], "cntkSettings": {**JOBS["cntk"]["cntkSettings"], "processCount": 1}},
+        nodes,
+    ) == [1, 1, 1]
 
 
 def test_ports_needed_counts_rendezvous_and_tensorflow_tasks() -> None:

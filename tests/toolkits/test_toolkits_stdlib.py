@@ -29,7 +29,11 @@ print(json.dumps({"foreign": foreign, "loaded": loaded}))
 
 def test_toolkits_import_only_the_standard_library() -> None:
     result = subprocess.run(
-        [sys.executable, "-c", PROBE, str(PACKAGE_DIR)], capture_output=True, text=True, timeout=60, check=True
+        [sys.executable, "-c", PROBE, str(PACKAGE_DIR)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
     )
     report = json.loads(result.stdout)
     assert report["foreign"] == [], f"batchai_sdk.toolkits imports non-stdlib modules: {report['foreign']}"

@@ -69,8 +69,8 @@ def start_plan(
         for process in node.processes:
             environment = {**os.environ, **base_env, **node.env, **process.env}
             with open(log_dir / process.stdout, "wb") as out, open(log_dir / process.stderr, "wb") as err:
-                popen = subprocess.Popen(["bash", "-c", process.command], env=environment, stdout=out, stderr=err)
+                popen = subprocess.Popen(
+                    ["bash", "-c", process.command], env=environment, stdout=out, stderr=err
+                )
             started.append((process.name, process.daemon, popen))
     return started
-
-

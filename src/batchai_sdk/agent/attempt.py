@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..control import layout, lifecycle
 from ..control import records as r
 from ..control.paths import expand
-from ..toolkits import NodePlan, NodeSlot, build_launch_plan, hostfile_text
+from ..toolkits import LaunchPlanError, NodePlan, NodeSlot, build_launch_plan, hostfile_slots, hostfile_text
 from . import containers
 from .durations import parse_seconds
 from .mounts import MountError, mount_volumes
@@ -164,10 +164,16 @@ class Attempt:
             NodeSlot(n["node"], n["address"], int(n.get("gpus", 0)), tuple(n.get("ports", ())))
             for n in self.launch["nodes"]
         ]
-        plans: list[NodePlan] = build_launch_plan(
-            self.spec, slots, host_file=str(dirs["hostfile"]), shared_job_temp=str(dirs["shared"]), local=self.cfg.local
-        )
-        dirs["hostfile"].write_text(hostfile_text(slots, None, self.cfg.local), encoding="utf-8")
+        try:
+            plans: list[NodePlan] = build_launch_plan(
+                self.spec, slots, host_file=str(dirs["hostfile"]), shared_job_temp=str(dirs["shared"]),
+                local=self.cfg.local,
+            )
+        except LaunchPlanError as exc:
+            xlog(f"launch plan: {exc}")
+            return Outcome(None, [r.error(r.JOB_FAILED, f"The job cannot be launched: {exc}")])
+        dirs["hostfile"].write_text(hostfile_text(slots, hostfile_slots(self.spec, slots), self.cfg.local),
+                                    encoding="utf-8")
         plan = plans[self.slot]
         env.update(plan.env)
 

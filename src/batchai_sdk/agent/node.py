@@ -26,6 +26,8 @@ log = logging.getLogger("batchai_sdk.agent")
 
 #: Ports each node offers a job for rendezvous (TensorFlow runs several processes per node).
 PORTS_PER_NODE = 8
+#: A queue entry whose job record never appeared is dropped after this long (a client died mid-submit).
+STALE_ENTRY_NS = 60 * 10**9
 
 
 def free_ports(address: str, count: int) -> list[int]:
@@ -175,7 +177,10 @@ class NodeAgent:
             job = io.read_json(layout.job_record(q["workspace"], q["experiment"], q["job"]))
             attempt = int(q.get("attempt", 1))
             if not isinstance(job, dict):
-                io.remove(qdir + "/" + entry)  # the job was deleted
+                parsed = layout.parse_queue_entry(entry)
+                # Not published yet (a client is between its writes) or deleted / abandoned (stale entry).
+                if parsed is None or time.time_ns() - parsed[1] > STALE_ENTRY_NS:
+                    io.remove(qdir + "/" + entry)
                 continue
             if lifecycle.attempt_ended(io, job, attempt) is not None:
                 io.remove(qdir + "/" + entry)

@@ -143,6 +143,15 @@ class Backend(abc.ABC):
         """The share name an ``azureFileUrl`` names (its last path segment)."""
         return url.rstrip("/").rsplit("/", 1)[-1]
 
+    def cluster_record_extras(self) -> dict[str, Any]:
+        """Engine settings stored in a new cluster's record for its nodes to read."""
+        return {}
+
+    #: Seconds between reads while streaming a log: (when data flows, when it does not).
+    stream_poll_intervals: tuple[float, float] = (0.02, 0.1)
+    #: Seconds between state reads while waiting for an operation.
+    poll_interval: float = 0.1
+
     # --- provisioning
     @abc.abstractmethod
     def provision_cluster(self, workspace: str, cluster: str, record: dict[str, Any]) -> None:

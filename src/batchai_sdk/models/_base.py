@@ -208,8 +208,8 @@ def _parse_if_text(data: Any) -> Any:
 class _Model(Model):
     """Base of every Batch AI model (an ``msrest.serialization.Model``)."""
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {}
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {}
+    _attribute_map: dict[str, dict[str, Any]] = {}
+    _validation: dict[str, dict[str, Any]] = {}
     # Attributes whose value is a secret: shown as '***' by repr()/str().
     _secret_attributes: ClassVar[frozenset[str]] = frozenset()
 
@@ -237,9 +237,7 @@ class _Model(Model):
         return result
 
     @classmethod
-    def from_dict(
-        cls: type[M], data: Any, key_extractors: Any = None, content_type: str | None = None
-    ) -> M:
+    def from_dict(cls: type[M], data: Any, key_extractors: Any = None, content_type: str | None = None) -> M:
         """Read a dict keyed by wire names or Python attribute names (msrest's case-insensitive rules)."""
         data = clean_wire(cls, _parse_if_text(data))
         result: M = super().from_dict(data, key_extractors=key_extractors, content_type=content_type)

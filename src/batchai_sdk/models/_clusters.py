@@ -5,19 +5,44 @@ from __future__ import annotations
 import datetime
 from typing import Any, ClassVar
 
-from ._base import _Model, _CreateParametersModel
-from ._common import BatchAIError, EnvironmentVariable, EnvironmentVariableWithSecretValue, KeyVaultSecretReference, MountVolumes, ProxyResource, ResourceId, UserAccountSettings
+from ._base import _CreateParametersModel, _Model
+from ._common import (
+    BatchAIError,
+    EnvironmentVariable,
+    EnvironmentVariableWithSecretValue,
+    KeyVaultSecretReference,
+    MountVolumes,
+    ProxyResource,
+    ResourceId,
+    UserAccountSettings,
+)
 from ._enums import AllocationState, DeallocationOption, ProvisioningState, VmPriority
 
-__all__ = ["ScaleSettings", "ManualScaleSettings", "AutoScaleSettings", "ImageReference", "VirtualMachineConfiguration", "SetupTask", "AppInsightsReference", "PerformanceCountersSettings", "NodeSetup", "NodeStateCounts", "ClusterCreateParameters", "ClusterUpdateParameters", "Cluster", "ClusterListResult", "ClustersListByWorkspaceOptions"]
+__all__ = [
+    "ScaleSettings",
+    "ManualScaleSettings",
+    "AutoScaleSettings",
+    "ImageReference",
+    "VirtualMachineConfiguration",
+    "SetupTask",
+    "AppInsightsReference",
+    "PerformanceCountersSettings",
+    "NodeSetup",
+    "NodeStateCounts",
+    "ClusterCreateParameters",
+    "ClusterUpdateParameters",
+    "Cluster",
+    "ClusterListResult",
+    "ClustersListByWorkspaceOptions",
+]
 
 
 class ScaleSettings(_Model):
     """Exactly one of manual or auto-scale settings."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {}
+    _validation: dict[str, dict[str, Any]] = {}
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "manual": {"key": "manual", "type": "ManualScaleSettings"},
         "auto_scale": {"key": "autoScale", "type": "AutoScaleSettings"},
     }
@@ -37,11 +62,11 @@ class ScaleSettings(_Model):
 class ManualScaleSettings(_Model):
     """A fixed node count."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "target_node_count": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "target_node_count": {"key": "targetNodeCount", "type": "int"},
         "node_deallocation_option": {"key": "nodeDeallocationOption", "type": "str"},
     }
@@ -61,12 +86,12 @@ class ManualScaleSettings(_Model):
 class AutoScaleSettings(_Model):
     """Scale between minimum and maximum with the queued and running jobs."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "minimum_node_count": {"required": True},
         "maximum_node_count": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "minimum_node_count": {"key": "minimumNodeCount", "type": "int"},
         "maximum_node_count": {"key": "maximumNodeCount", "type": "int"},
         "initial_node_count": {"key": "initialNodeCount", "type": "int"},
@@ -89,13 +114,13 @@ class AutoScaleSettings(_Model):
 class ImageReference(_Model):
     """A marketplace image (publisher/offer/sku/version), or a custom image by ``virtual_machine_image_id``."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "publisher": {"required": True},
         "offer": {"required": True},
         "sku": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "publisher": {"key": "publisher", "type": "str"},
         "offer": {"key": "offer", "type": "str"},
         "sku": {"key": "sku", "type": "str"},
@@ -124,9 +149,9 @@ class ImageReference(_Model):
 class VirtualMachineConfiguration(_Model):
     """The OS image of the nodes."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {}
+    _validation: dict[str, dict[str, Any]] = {}
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "image_reference": {"key": "imageReference", "type": "ImageReference"},
     }
 
@@ -138,13 +163,13 @@ class VirtualMachineConfiguration(_Model):
 class SetupTask(_Model):
     """A command run as root on every node after allocation or reboot."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "command_line": {"required": True},
         "std_out_err_path_prefix": {"required": True},
         "std_out_err_path_suffix": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "command_line": {"key": "commandLine", "type": "str"},
         "environment_variables": {"key": "environmentVariables", "type": "[EnvironmentVariable]"},
         "secrets": {"key": "secrets", "type": "[EnvironmentVariableWithSecretValue]"},
@@ -172,14 +197,17 @@ class SetupTask(_Model):
 class AppInsightsReference(_Model):
     """Application Insights component for performance counters. The key never shows in repr()."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "component": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "component": {"key": "component", "type": "ResourceId"},
         "instrumentation_key": {"key": "instrumentationKey", "type": "str"},
-        "instrumentation_key_secret_reference": {"key": "instrumentationKeySecretReference", "type": "KeyVaultSecretReference"},
+        "instrumentation_key_secret_reference": {
+            "key": "instrumentationKeySecretReference",
+            "type": "KeyVaultSecretReference",
+        },
     }
 
     _secret_attributes: ClassVar[frozenset[str]] = frozenset({"instrumentation_key"})
@@ -195,17 +223,19 @@ class AppInsightsReference(_Model):
         super().__init__(**kwargs)
         self.component: ResourceId = component
         self.instrumentation_key: str | None = instrumentation_key
-        self.instrumentation_key_secret_reference: KeyVaultSecretReference | None = instrumentation_key_secret_reference
+        self.instrumentation_key_secret_reference: KeyVaultSecretReference | None = (
+            instrumentation_key_secret_reference
+        )
 
 
 class PerformanceCountersSettings(_Model):
     """Where nodes report performance counters."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "app_insights_reference": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "app_insights_reference": {"key": "appInsightsReference", "type": "AppInsightsReference"},
     }
 
@@ -217,12 +247,15 @@ class PerformanceCountersSettings(_Model):
 class NodeSetup(_Model):
     """Setup task, mounts and performance counters of a cluster's nodes."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {}
+    _validation: dict[str, dict[str, Any]] = {}
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "setup_task": {"key": "setupTask", "type": "SetupTask"},
         "mount_volumes": {"key": "mountVolumes", "type": "MountVolumes"},
-        "performance_counters_settings": {"key": "performanceCountersSettings", "type": "PerformanceCountersSettings"},
+        "performance_counters_settings": {
+            "key": "performanceCountersSettings",
+            "type": "PerformanceCountersSettings",
+        },
     }
 
     def __init__(
@@ -242,7 +275,7 @@ class NodeSetup(_Model):
 class NodeStateCounts(_Model):
     """Number of nodes per state."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "idle_node_count": {"readonly": True},
         "running_node_count": {"readonly": True},
         "preparing_node_count": {"readonly": True},
@@ -250,7 +283,7 @@ class NodeStateCounts(_Model):
         "leaving_node_count": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "idle_node_count": {"key": "idleNodeCount", "type": "int"},
         "running_node_count": {"key": "runningNodeCount", "type": "int"},
         "preparing_node_count": {"key": "preparingNodeCount", "type": "int"},
@@ -270,16 +303,19 @@ class NodeStateCounts(_Model):
 class ClusterCreateParameters(_CreateParametersModel):
     """Body of a cluster create request. ``vm_size`` and ``user_account_settings`` are required (fixed Q1)."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "vm_size": {"required": True},
         "user_account_settings": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "vm_size": {"key": "properties.vmSize", "type": "str"},
         "vm_priority": {"key": "properties.vmPriority", "type": "str"},
         "scale_settings": {"key": "properties.scaleSettings", "type": "ScaleSettings"},
-        "virtual_machine_configuration": {"key": "properties.virtualMachineConfiguration", "type": "VirtualMachineConfiguration"},
+        "virtual_machine_configuration": {
+            "key": "properties.virtualMachineConfiguration",
+            "type": "VirtualMachineConfiguration",
+        },
         "node_setup": {"key": "properties.nodeSetup", "type": "NodeSetup"},
         "user_account_settings": {"key": "properties.userAccountSettings", "type": "UserAccountSettings"},
         "subnet": {"key": "properties.subnet", "type": "ResourceId"},
@@ -310,9 +346,9 @@ class ClusterCreateParameters(_CreateParametersModel):
 class ClusterUpdateParameters(_CreateParametersModel):
     """Body of a cluster update (resize) request."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {}
+    _validation: dict[str, dict[str, Any]] = {}
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "scale_settings": {"key": "properties.scaleSettings", "type": "ScaleSettings"},
     }
 
@@ -324,7 +360,7 @@ class ClusterUpdateParameters(_CreateParametersModel):
 class Cluster(ProxyResource):
     """A cluster as the service reports it."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "id": {"readonly": True},
         "name": {"readonly": True},
         "type": {"readonly": True},
@@ -338,22 +374,31 @@ class Cluster(ProxyResource):
         "node_state_counts": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "id": {"key": "id", "type": "str"},
         "name": {"key": "name", "type": "str"},
         "type": {"key": "type", "type": "str"},
         "vm_size": {"key": "properties.vmSize", "type": "str"},
         "vm_priority": {"key": "properties.vmPriority", "type": "str"},
         "scale_settings": {"key": "properties.scaleSettings", "type": "ScaleSettings"},
-        "virtual_machine_configuration": {"key": "properties.virtualMachineConfiguration", "type": "VirtualMachineConfiguration"},
+        "virtual_machine_configuration": {
+            "key": "properties.virtualMachineConfiguration",
+            "type": "VirtualMachineConfiguration",
+        },
         "node_setup": {"key": "properties.nodeSetup", "type": "NodeSetup"},
         "user_account_settings": {"key": "properties.userAccountSettings", "type": "UserAccountSettings"},
         "subnet": {"key": "properties.subnet", "type": "ResourceId"},
         "creation_time": {"key": "properties.creationTime", "type": "iso-8601"},
         "provisioning_state": {"key": "properties.provisioningState", "type": "str"},
-        "provisioning_state_transition_time": {"key": "properties.provisioningStateTransitionTime", "type": "iso-8601"},
+        "provisioning_state_transition_time": {
+            "key": "properties.provisioningStateTransitionTime",
+            "type": "iso-8601",
+        },
         "allocation_state": {"key": "properties.allocationState", "type": "str"},
-        "allocation_state_transition_time": {"key": "properties.allocationStateTransitionTime", "type": "iso-8601"},
+        "allocation_state_transition_time": {
+            "key": "properties.allocationStateTransitionTime",
+            "type": "iso-8601",
+        },
         "errors": {"key": "properties.errors", "type": "[BatchAIError]"},
         "current_node_count": {"key": "properties.currentNodeCount", "type": "int"},
         "node_state_counts": {"key": "properties.nodeStateCounts", "type": "NodeStateCounts"},
@@ -395,12 +440,12 @@ class Cluster(ProxyResource):
 class ClusterListResult(_Model):
     """A page of clusters."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "value": {"readonly": True},
         "next_link": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "value": {"key": "value", "type": "[Cluster]"},
         "next_link": {"key": "nextLink", "type": "str"},
     }
@@ -414,11 +459,11 @@ class ClusterListResult(_Model):
 class ClustersListByWorkspaceOptions(_Model):
     """Paging options for listing clusters."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "max_results": {"minimum": 1, "maximum": 1000},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "max_results": {"key": "maxResults", "type": "int"},
     }
 

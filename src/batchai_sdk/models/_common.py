@@ -2,23 +2,47 @@
 
 from __future__ import annotations
 
-import datetime
 from typing import Any, ClassVar
 
 from ._base import _Model
 from ._enums import UsageUnit
 
-__all__ = ["ResourceId", "ProxyResource", "Resource", "KeyVaultSecretReference", "AzureStorageCredentialsInfo", "EnvironmentVariable", "EnvironmentVariableWithSecretValue", "NameValuePair", "BatchAIError", "CloudErrorBody", "AzureFileShareReference", "AzureBlobFileSystemReference", "FileServerReference", "UnmanagedFileSystemReference", "MountVolumes", "UserAccountSettings", "RemoteLoginInformation", "RemoteLoginInformationListResult", "Operation", "OperationDisplay", "OperationListResult", "Usage", "UsageName", "ListUsagesResult"]
+__all__ = [
+    "ResourceId",
+    "ProxyResource",
+    "Resource",
+    "KeyVaultSecretReference",
+    "AzureStorageCredentialsInfo",
+    "EnvironmentVariable",
+    "EnvironmentVariableWithSecretValue",
+    "NameValuePair",
+    "BatchAIError",
+    "CloudErrorBody",
+    "AzureFileShareReference",
+    "AzureBlobFileSystemReference",
+    "FileServerReference",
+    "UnmanagedFileSystemReference",
+    "MountVolumes",
+    "UserAccountSettings",
+    "RemoteLoginInformation",
+    "RemoteLoginInformationListResult",
+    "Operation",
+    "OperationDisplay",
+    "OperationListResult",
+    "Usage",
+    "UsageName",
+    "ListUsagesResult",
+]
 
 
 class ResourceId(_Model):
     """A reference to another Azure resource by ARM id."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "id": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "id": {"key": "id", "type": "str"},
     }
 
@@ -30,13 +54,13 @@ class ResourceId(_Model):
 class ProxyResource(_Model):
     """Base of resources without location and tags (clusters, file servers, experiments, jobs)."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "id": {"readonly": True},
         "name": {"readonly": True},
         "type": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "id": {"key": "id", "type": "str"},
         "name": {"key": "name", "type": "str"},
         "type": {"key": "type", "type": "str"},
@@ -52,7 +76,7 @@ class ProxyResource(_Model):
 class Resource(_Model):
     """Base of tracked resources (workspaces): location and tags are read-only."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "id": {"readonly": True},
         "name": {"readonly": True},
         "type": {"readonly": True},
@@ -60,7 +84,7 @@ class Resource(_Model):
         "tags": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "id": {"key": "id", "type": "str"},
         "name": {"key": "name", "type": "str"},
         "type": {"key": "type", "type": "str"},
@@ -80,12 +104,12 @@ class Resource(_Model):
 class KeyVaultSecretReference(_Model):
     """A secret stored in Azure Key Vault (vault id + secret URL)."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "source_vault": {"required": True},
         "secret_url": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "source_vault": {"key": "sourceVault", "type": "ResourceId"},
         "secret_url": {"key": "secretUrl", "type": "str"},
     }
@@ -99,11 +123,14 @@ class KeyVaultSecretReference(_Model):
 class AzureStorageCredentialsInfo(_Model):
     """Storage account key, given directly or through Key Vault. The key never shows in repr()."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {}
+    _validation: dict[str, dict[str, Any]] = {}
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "account_key": {"key": "accountKey", "type": "str"},
-        "account_key_secret_reference": {"key": "accountKeySecretReference", "type": "KeyVaultSecretReference"},
+        "account_key_secret_reference": {
+            "key": "accountKeySecretReference",
+            "type": "KeyVaultSecretReference",
+        },
     }
 
     _secret_attributes: ClassVar[frozenset[str]] = frozenset({"account_key"})
@@ -123,12 +150,12 @@ class AzureStorageCredentialsInfo(_Model):
 class EnvironmentVariable(_Model):
     """A name/value environment variable for a job or setup task."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "name": {"required": True},
         "value": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "name": {"key": "name", "type": "str"},
         "value": {"key": "value", "type": "str"},
     }
@@ -142,11 +169,11 @@ class EnvironmentVariable(_Model):
 class EnvironmentVariableWithSecretValue(_Model):
     """A secret environment variable; the service never reports the value back."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "name": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "name": {"key": "name", "type": "str"},
         "value": {"key": "value", "type": "str"},
         "value_secret_reference": {"key": "valueSecretReference", "type": "KeyVaultSecretReference"},
@@ -171,9 +198,9 @@ class EnvironmentVariableWithSecretValue(_Model):
 class NameValuePair(_Model):
     """A name/value pair (error details)."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {}
+    _validation: dict[str, dict[str, Any]] = {}
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "name": {"key": "name", "type": "str"},
         "value": {"key": "value", "type": "str"},
     }
@@ -187,13 +214,13 @@ class NameValuePair(_Model):
 class BatchAIError(_Model):
     """An error reported on a cluster or job."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "code": {"readonly": True},
         "message": {"readonly": True},
         "details": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "code": {"key": "code", "type": "str"},
         "message": {"key": "message", "type": "str"},
         "details": {"key": "details", "type": "[NameValuePair]"},
@@ -209,14 +236,14 @@ class BatchAIError(_Model):
 class CloudErrorBody(_Model):
     """The ARM error body."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "code": {"readonly": True},
         "message": {"readonly": True},
         "target": {"readonly": True},
         "details": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "code": {"key": "code", "type": "str"},
         "message": {"key": "message", "type": "str"},
         "target": {"key": "target", "type": "str"},
@@ -234,14 +261,14 @@ class CloudErrorBody(_Model):
 class AzureFileShareReference(_Model):
     """An Azure file share mounted at ``$AZ_BATCHAI_[JOB_]MOUNT_ROOT/<relativeMountPath>``."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "account_name": {"required": True},
         "azure_file_url": {"required": True},
         "credentials": {"required": True},
         "relative_mount_path": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "account_name": {"key": "accountName", "type": "str"},
         "azure_file_url": {"key": "azureFileUrl", "type": "str"},
         "credentials": {"key": "credentials", "type": "AzureStorageCredentialsInfo"},
@@ -273,14 +300,14 @@ class AzureFileShareReference(_Model):
 class AzureBlobFileSystemReference(_Model):
     """A blob container mounted with blobfuse."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "account_name": {"required": True},
         "container_name": {"required": True},
         "credentials": {"required": True},
         "relative_mount_path": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "account_name": {"key": "accountName", "type": "str"},
         "container_name": {"key": "containerName", "type": "str"},
         "credentials": {"key": "credentials", "type": "AzureStorageCredentialsInfo"},
@@ -309,12 +336,12 @@ class AzureBlobFileSystemReference(_Model):
 class FileServerReference(_Model):
     """A Batch AI file server (NFS) mount."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "file_server": {"required": True},
         "relative_mount_path": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "file_server": {"key": "fileServer", "type": "ResourceId"},
         "source_directory": {"key": "sourceDirectory", "type": "str"},
         "relative_mount_path": {"key": "relativeMountPath", "type": "str"},
@@ -340,12 +367,12 @@ class FileServerReference(_Model):
 class UnmanagedFileSystemReference(_Model):
     """A file system mounted by a user command (the mount path is appended)."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "mount_command": {"required": True},
         "relative_mount_path": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "mount_command": {"key": "mountCommand", "type": "str"},
         "relative_mount_path": {"key": "relativeMountPath", "type": "str"},
     }
@@ -359,9 +386,9 @@ class UnmanagedFileSystemReference(_Model):
 class MountVolumes(_Model):
     """The file systems mounted on a cluster (node setup) or for one job."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {}
+    _validation: dict[str, dict[str, Any]] = {}
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "azure_file_shares": {"key": "azureFileShares", "type": "[AzureFileShareReference]"},
         "azure_blob_file_systems": {"key": "azureBlobFileSystems", "type": "[AzureBlobFileSystemReference]"},
         "file_servers": {"key": "fileServers", "type": "[FileServerReference]"},
@@ -387,11 +414,11 @@ class MountVolumes(_Model):
 class UserAccountSettings(_Model):
     """The administrator account created on every node. The password never shows in repr()."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "admin_user_name": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "admin_user_name": {"key": "adminUserName", "type": "str"},
         "admin_user_ssh_public_key": {"key": "adminUserSshPublicKey", "type": "str"},
         "admin_user_password": {"key": "adminUserPassword", "type": "str"},
@@ -416,13 +443,13 @@ class UserAccountSettings(_Model):
 class RemoteLoginInformation(_Model):
     """How to SSH to one node."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "node_id": {"readonly": True},
         "ip_address": {"readonly": True},
         "port": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "node_id": {"key": "nodeId", "type": "str"},
         "ip_address": {"key": "ipAddress", "type": "str"},
         "port": {"key": "port", "type": "int"},
@@ -438,12 +465,12 @@ class RemoteLoginInformation(_Model):
 class RemoteLoginInformationListResult(_Model):
     """A page of remote login information."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "value": {"readonly": True},
         "next_link": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "value": {"key": "value", "type": "[RemoteLoginInformation]"},
         "next_link": {"key": "nextLink", "type": "str"},
     }
@@ -457,12 +484,12 @@ class RemoteLoginInformationListResult(_Model):
 class Operation(_Model):
     """An operation of the Microsoft.BatchAI provider."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "name": {"readonly": True},
         "origin": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "name": {"key": "name", "type": "str"},
         "display": {"key": "display", "type": "OperationDisplay"},
         "origin": {"key": "origin", "type": "str"},
@@ -486,14 +513,14 @@ class Operation(_Model):
 class OperationDisplay(_Model):
     """Display strings of an operation."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "provider": {"readonly": True},
         "operation": {"readonly": True},
         "resource": {"readonly": True},
         "description": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "provider": {"key": "provider", "type": "str"},
         "operation": {"key": "operation", "type": "str"},
         "resource": {"key": "resource", "type": "str"},
@@ -511,12 +538,12 @@ class OperationDisplay(_Model):
 class OperationListResult(_Model):
     """A page of operations."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "value": {"readonly": True},
         "next_link": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "value": {"key": "value", "type": "[Operation]"},
         "next_link": {"key": "nextLink", "type": "str"},
     }
@@ -530,14 +557,14 @@ class OperationListResult(_Model):
 class Usage(_Model):
     """A quota usage counter."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "unit": {"readonly": True},
         "current_value": {"readonly": True},
         "limit": {"readonly": True},
         "name": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "unit": {"key": "unit", "type": "str"},
         "current_value": {"key": "currentValue", "type": "int"},
         "limit": {"key": "limit", "type": "long"},
@@ -555,12 +582,12 @@ class Usage(_Model):
 class UsageName(_Model):
     """The name of a usage counter."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "value": {"readonly": True},
         "localized_value": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "value": {"key": "value", "type": "str"},
         "localized_value": {"key": "localizedValue", "type": "str"},
     }
@@ -574,12 +601,12 @@ class UsageName(_Model):
 class ListUsagesResult(_Model):
     """A page of usages."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "value": {"readonly": True},
         "next_link": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "value": {"key": "value", "type": "[Usage]"},
         "next_link": {"key": "nextLink", "type": "str"},
     }

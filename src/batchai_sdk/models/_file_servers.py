@@ -3,23 +3,31 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any, ClassVar
+from typing import Any
 
-from ._base import _Model, _CreateParametersModel
+from ._base import _CreateParametersModel, _Model
 from ._common import ProxyResource, ResourceId, UserAccountSettings
 from ._enums import CachingType, FileServerProvisioningState, StorageAccountType
 
-__all__ = ["SshConfiguration", "DataDisks", "MountSettings", "FileServerCreateParameters", "FileServer", "FileServerListResult", "FileServersListByWorkspaceOptions"]
+__all__ = [
+    "SshConfiguration",
+    "DataDisks",
+    "MountSettings",
+    "FileServerCreateParameters",
+    "FileServer",
+    "FileServerListResult",
+    "FileServersListByWorkspaceOptions",
+]
 
 
 class SshConfiguration(_Model):
     """SSH access to a file server."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "user_account_settings": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "public_ips_to_allow": {"key": "publicIPsToAllow", "type": "[str]"},
         "user_account_settings": {"key": "userAccountSettings", "type": "UserAccountSettings"},
     }
@@ -39,13 +47,13 @@ class SshConfiguration(_Model):
 class DataDisks(_Model):
     """The data disks of a file server (several disks form a RAID 0)."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "disk_size_in_gb": {"required": True},
         "disk_count": {"required": True},
         "storage_account_type": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "disk_size_in_gb": {"key": "diskSizeInGB", "type": "int"},
         "caching_type": {"key": "cachingType", "type": "str"},
         "disk_count": {"key": "diskCount", "type": "int"},
@@ -71,9 +79,9 @@ class DataDisks(_Model):
 class MountSettings(_Model):
     """Where a file server is mounted from."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {}
+    _validation: dict[str, dict[str, Any]] = {}
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "mount_point": {"key": "mountPoint", "type": "str"},
         "file_server_public_ip": {"key": "fileServerPublicIP", "type": "str"},
         "file_server_internal_ip": {"key": "fileServerInternalIP", "type": "str"},
@@ -96,13 +104,13 @@ class MountSettings(_Model):
 class FileServerCreateParameters(_CreateParametersModel):
     """Body of a file server create request; ``vm_size``, ``ssh_configuration`` and ``data_disks`` are required."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "vm_size": {"required": True},
         "ssh_configuration": {"required": True},
         "data_disks": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "vm_size": {"key": "properties.vmSize", "type": "str"},
         "ssh_configuration": {"key": "properties.sshConfiguration", "type": "SshConfiguration"},
         "data_disks": {"key": "properties.dataDisks", "type": "DataDisks"},
@@ -128,7 +136,7 @@ class FileServerCreateParameters(_CreateParametersModel):
 class FileServer(ProxyResource):
     """A file server as the service reports it."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "id": {"readonly": True},
         "name": {"readonly": True},
         "type": {"readonly": True},
@@ -138,7 +146,7 @@ class FileServer(ProxyResource):
         "provisioning_state": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "id": {"key": "id", "type": "str"},
         "name": {"key": "name", "type": "str"},
         "type": {"key": "type", "type": "str"},
@@ -147,7 +155,10 @@ class FileServer(ProxyResource):
         "data_disks": {"key": "properties.dataDisks", "type": "DataDisks"},
         "subnet": {"key": "properties.subnet", "type": "ResourceId"},
         "mount_settings": {"key": "properties.mountSettings", "type": "MountSettings"},
-        "provisioning_state_transition_time": {"key": "properties.provisioningStateTransitionTime", "type": "iso-8601"},
+        "provisioning_state_transition_time": {
+            "key": "properties.provisioningStateTransitionTime",
+            "type": "iso-8601",
+        },
         "creation_time": {"key": "properties.creationTime", "type": "iso-8601"},
         "provisioning_state": {"key": "properties.provisioningState", "type": "str"},
     }
@@ -178,11 +189,11 @@ class FileServer(ProxyResource):
 class FileServerListResult(_Model):
     """A page of file servers."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "next_link": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "value": {"key": "value", "type": "[FileServer]"},
         "next_link": {"key": "nextLink", "type": "str"},
     }
@@ -196,11 +207,11 @@ class FileServerListResult(_Model):
 class FileServersListByWorkspaceOptions(_Model):
     """Paging options for listing file servers."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "max_results": {"minimum": 1, "maximum": 1000},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "max_results": {"key": "maxResults", "type": "int"},
     }
 

@@ -5,19 +5,53 @@ from __future__ import annotations
 import datetime
 from typing import Any, ClassVar
 
-from ._base import _Model, _as_duration, _SEVEN_DAYS, _CreateParametersModel
-from ._common import BatchAIError, EnvironmentVariable, EnvironmentVariableWithSecretValue, KeyVaultSecretReference, MountVolumes, ProxyResource, ResourceId
+from ._base import _SEVEN_DAYS, _as_duration, _CreateParametersModel, _Model
+from ._common import (
+    BatchAIError,
+    EnvironmentVariable,
+    EnvironmentVariableWithSecretValue,
+    KeyVaultSecretReference,
+    MountVolumes,
+    ProxyResource,
+    ResourceId,
+)
 from ._enums import ExecutionState, FileType, JobPriority, ProvisioningState, ToolType
 
-__all__ = ["CNTKsettings", "PyTorchSettings", "TensorFlowSettings", "CaffeSettings", "Caffe2Settings", "ChainerSettings", "CustomToolkitSettings", "CustomMpiSettings", "HorovodSettings", "PrivateRegistryCredentials", "ImageSourceRegistry", "ContainerSettings", "JobPreparation", "InputDirectory", "OutputDirectory", "JobBasePropertiesConstraints", "JobPropertiesConstraints", "JobPropertiesExecutionInfo", "JobCreateParameters", "Job", "JobListResult", "JobsListByExperimentOptions", "JobsListOutputFilesOptions", "File", "FileListResult"]
+__all__ = [
+    "CNTKsettings",
+    "PyTorchSettings",
+    "TensorFlowSettings",
+    "CaffeSettings",
+    "Caffe2Settings",
+    "ChainerSettings",
+    "CustomToolkitSettings",
+    "CustomMpiSettings",
+    "HorovodSettings",
+    "PrivateRegistryCredentials",
+    "ImageSourceRegistry",
+    "ContainerSettings",
+    "JobPreparation",
+    "InputDirectory",
+    "OutputDirectory",
+    "JobBasePropertiesConstraints",
+    "JobPropertiesConstraints",
+    "JobPropertiesExecutionInfo",
+    "JobCreateParameters",
+    "Job",
+    "JobListResult",
+    "JobsListByExperimentOptions",
+    "JobsListOutputFilesOptions",
+    "File",
+    "FileListResult",
+]
 
 
 class CNTKsettings(_Model):
     """CNTK toolkit: BrainScript (``config_file_path``) or Python (``python_script_file_path``)."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {}
+    _validation: dict[str, dict[str, Any]] = {}
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "language_type": {"key": "languageType", "type": "str"},
         "config_file_path": {"key": "configFilePath", "type": "str"},
         "python_script_file_path": {"key": "pythonScriptFilePath", "type": "str"},
@@ -49,11 +83,11 @@ class CNTKsettings(_Model):
 class PyTorchSettings(_Model):
     """PyTorch toolkit (tool type ``pytorch``)."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "python_script_file_path": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "python_script_file_path": {"key": "pythonScriptFilePath", "type": "str"},
         "python_interpreter_path": {"key": "pythonInterpreterPath", "type": "str"},
         "command_line_args": {"key": "commandLineArgs", "type": "str"},
@@ -82,11 +116,11 @@ class PyTorchSettings(_Model):
 class TensorFlowSettings(_Model):
     """TensorFlow toolkit: master, or parameter servers and workers when distributed."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "python_script_file_path": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "python_script_file_path": {"key": "pythonScriptFilePath", "type": "str"},
         "python_interpreter_path": {"key": "pythonInterpreterPath", "type": "str"},
         "master_command_line_args": {"key": "masterCommandLineArgs", "type": "str"},
@@ -121,9 +155,9 @@ class TensorFlowSettings(_Model):
 class CaffeSettings(_Model):
     """Caffe toolkit: ``config_file_path`` (solver) or ``python_script_file_path``."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {}
+    _validation: dict[str, dict[str, Any]] = {}
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "config_file_path": {"key": "configFilePath", "type": "str"},
         "python_script_file_path": {"key": "pythonScriptFilePath", "type": "str"},
         "python_interpreter_path": {"key": "pythonInterpreterPath", "type": "str"},
@@ -152,11 +186,11 @@ class CaffeSettings(_Model):
 class Caffe2Settings(_Model):
     """Caffe2 toolkit: one process per node."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "python_script_file_path": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "python_script_file_path": {"key": "pythonScriptFilePath", "type": "str"},
         "python_interpreter_path": {"key": "pythonInterpreterPath", "type": "str"},
         "command_line_args": {"key": "commandLineArgs", "type": "str"},
@@ -179,11 +213,11 @@ class Caffe2Settings(_Model):
 class ChainerSettings(_Model):
     """Chainer(MN) toolkit, run under MPI."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "python_script_file_path": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "python_script_file_path": {"key": "pythonScriptFilePath", "type": "str"},
         "python_interpreter_path": {"key": "pythonInterpreterPath", "type": "str"},
         "command_line_args": {"key": "commandLineArgs", "type": "str"},
@@ -209,9 +243,9 @@ class ChainerSettings(_Model):
 class CustomToolkitSettings(_Model):
     """A command line run on the job's first node."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {}
+    _validation: dict[str, dict[str, Any]] = {}
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "command_line": {"key": "commandLine", "type": "str"},
     }
 
@@ -223,11 +257,11 @@ class CustomToolkitSettings(_Model):
 class CustomMpiSettings(_Model):
     """A command line run by the MPI runtime on every node."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "command_line": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "command_line": {"key": "commandLine", "type": "str"},
         "process_count": {"key": "processCount", "type": "int"},
     }
@@ -241,11 +275,11 @@ class CustomMpiSettings(_Model):
 class HorovodSettings(_Model):
     """Horovod: a Python script run under MPI."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "python_script_file_path": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "python_script_file_path": {"key": "pythonScriptFilePath", "type": "str"},
         "python_interpreter_path": {"key": "pythonInterpreterPath", "type": "str"},
         "command_line_args": {"key": "commandLineArgs", "type": "str"},
@@ -271,11 +305,11 @@ class HorovodSettings(_Model):
 class PrivateRegistryCredentials(_Model):
     """Docker registry credentials. The password never shows in repr()."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "username": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "username": {"key": "username", "type": "str"},
         "password": {"key": "password", "type": "str"},
         "password_secret_reference": {"key": "passwordSecretReference", "type": "KeyVaultSecretReference"},
@@ -300,11 +334,11 @@ class PrivateRegistryCredentials(_Model):
 class ImageSourceRegistry(_Model):
     """A container image and the registry it comes from."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "image": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "server_url": {"key": "serverUrl", "type": "str"},
         "image": {"key": "image", "type": "str"},
         "credentials": {"key": "credentials", "type": "PrivateRegistryCredentials"},
@@ -327,11 +361,11 @@ class ImageSourceRegistry(_Model):
 class ContainerSettings(_Model):
     """Run the job in a container (else directly on the node)."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "image_source_registry": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "image_source_registry": {"key": "imageSourceRegistry", "type": "ImageSourceRegistry"},
         "shm_size": {"key": "shmSize", "type": "str"},
     }
@@ -351,11 +385,11 @@ class ContainerSettings(_Model):
 class JobPreparation(_Model):
     """A command run on every node of the job before the toolkit starts."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "command_line": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "command_line": {"key": "commandLine", "type": "str"},
     }
 
@@ -367,12 +401,12 @@ class JobPreparation(_Model):
 class InputDirectory(_Model):
     """An input directory, exposed as ``$AZ_BATCHAI_INPUT_<id>``."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "id": {"required": True},
         "path": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "id": {"key": "id", "type": "str"},
         "path": {"key": "path", "type": "str"},
     }
@@ -386,12 +420,12 @@ class InputDirectory(_Model):
 class OutputDirectory(_Model):
     """An output directory, created and exposed as ``$AZ_BATCHAI_OUTPUT_<id>``."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "id": {"required": True},
         "path_prefix": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "id": {"key": "id", "type": "str"},
         "path_prefix": {"key": "pathPrefix", "type": "str"},
         "path_suffix": {"key": "pathSuffix", "type": "str"},
@@ -407,13 +441,15 @@ class OutputDirectory(_Model):
 class JobBasePropertiesConstraints(_Model):
     """Job constraints of a create request; ``max_wall_clock_time`` defaults to 7 days (fixed Q3)."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {}
+    _validation: dict[str, dict[str, Any]] = {}
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "max_wall_clock_time": {"key": "maxWallClockTime", "type": "duration"},
     }
 
-    def __init__(self, *, max_wall_clock_time: datetime.timedelta | None = _SEVEN_DAYS, **kwargs: Any) -> None:
+    def __init__(
+        self, *, max_wall_clock_time: datetime.timedelta | None = _SEVEN_DAYS, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.max_wall_clock_time: datetime.timedelta | None = _as_duration(max_wall_clock_time)
 
@@ -421,13 +457,15 @@ class JobBasePropertiesConstraints(_Model):
 class JobPropertiesConstraints(_Model):
     """Job constraints as the service reports them."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {}
+    _validation: dict[str, dict[str, Any]] = {}
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "max_wall_clock_time": {"key": "maxWallClockTime", "type": "duration"},
     }
 
-    def __init__(self, *, max_wall_clock_time: datetime.timedelta | None = _SEVEN_DAYS, **kwargs: Any) -> None:
+    def __init__(
+        self, *, max_wall_clock_time: datetime.timedelta | None = _SEVEN_DAYS, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.max_wall_clock_time: datetime.timedelta | None = _as_duration(max_wall_clock_time)
 
@@ -435,14 +473,14 @@ class JobPropertiesConstraints(_Model):
 class JobPropertiesExecutionInfo(_Model):
     """Start, end, exit code and errors of a job."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "start_time": {"readonly": True},
         "end_time": {"readonly": True},
         "exit_code": {"readonly": True},
         "errors": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "start_time": {"key": "startTime", "type": "iso-8601"},
         "end_time": {"key": "endTime", "type": "iso-8601"},
         "exit_code": {"key": "exitCode", "type": "int"},
@@ -460,13 +498,13 @@ class JobPropertiesExecutionInfo(_Model):
 class JobCreateParameters(_CreateParametersModel):
     """Body of a job create request; ``cluster``, ``node_count`` and ``std_out_err_path_prefix`` are required (fixed Q1)."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "cluster": {"required": True},
         "node_count": {"required": True},
         "std_out_err_path_prefix": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "scheduling_priority": {"key": "properties.schedulingPriority", "type": "str"},
         "cluster": {"key": "properties.cluster", "type": "ResourceId"},
         "mount_volumes": {"key": "properties.mountVolumes", "type": "MountVolumes"},
@@ -478,7 +516,10 @@ class JobCreateParameters(_CreateParametersModel):
         "caffe_settings": {"key": "properties.caffeSettings", "type": "CaffeSettings"},
         "caffe2_settings": {"key": "properties.caffe2Settings", "type": "Caffe2Settings"},
         "chainer_settings": {"key": "properties.chainerSettings", "type": "ChainerSettings"},
-        "custom_toolkit_settings": {"key": "properties.customToolkitSettings", "type": "CustomToolkitSettings"},
+        "custom_toolkit_settings": {
+            "key": "properties.customToolkitSettings",
+            "type": "CustomToolkitSettings",
+        },
         "custom_mpi_settings": {"key": "properties.customMpiSettings", "type": "CustomMpiSettings"},
         "horovod_settings": {"key": "properties.horovodSettings", "type": "HorovodSettings"},
         "job_preparation": {"key": "properties.jobPreparation", "type": "JobPreparation"},
@@ -543,7 +584,7 @@ class JobCreateParameters(_CreateParametersModel):
 class Job(ProxyResource):
     """A job as the service reports it."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "id": {"readonly": True},
         "name": {"readonly": True},
         "type": {"readonly": True},
@@ -555,7 +596,7 @@ class Job(ProxyResource):
         "execution_state_transition_time": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "id": {"key": "id", "type": "str"},
         "name": {"key": "name", "type": "str"},
         "type": {"key": "type", "type": "str"},
@@ -571,11 +612,17 @@ class Job(ProxyResource):
         "caffe_settings": {"key": "properties.caffeSettings", "type": "CaffeSettings"},
         "caffe2_settings": {"key": "properties.caffe2Settings", "type": "Caffe2Settings"},
         "chainer_settings": {"key": "properties.chainerSettings", "type": "ChainerSettings"},
-        "custom_toolkit_settings": {"key": "properties.customToolkitSettings", "type": "CustomToolkitSettings"},
+        "custom_toolkit_settings": {
+            "key": "properties.customToolkitSettings",
+            "type": "CustomToolkitSettings",
+        },
         "custom_mpi_settings": {"key": "properties.customMpiSettings", "type": "CustomMpiSettings"},
         "horovod_settings": {"key": "properties.horovodSettings", "type": "HorovodSettings"},
         "job_preparation": {"key": "properties.jobPreparation", "type": "JobPreparation"},
-        "job_output_directory_path_segment": {"key": "properties.jobOutputDirectoryPathSegment", "type": "str"},
+        "job_output_directory_path_segment": {
+            "key": "properties.jobOutputDirectoryPathSegment",
+            "type": "str",
+        },
         "std_out_err_path_prefix": {"key": "properties.stdOutErrPathPrefix", "type": "str"},
         "input_directories": {"key": "properties.inputDirectories", "type": "[InputDirectory]"},
         "output_directories": {"key": "properties.outputDirectories", "type": "[OutputDirectory]"},
@@ -584,9 +631,15 @@ class Job(ProxyResource):
         "constraints": {"key": "properties.constraints", "type": "JobPropertiesConstraints"},
         "creation_time": {"key": "properties.creationTime", "type": "iso-8601"},
         "provisioning_state": {"key": "properties.provisioningState", "type": "str"},
-        "provisioning_state_transition_time": {"key": "properties.provisioningStateTransitionTime", "type": "iso-8601"},
+        "provisioning_state_transition_time": {
+            "key": "properties.provisioningStateTransitionTime",
+            "type": "iso-8601",
+        },
         "execution_state": {"key": "properties.executionState", "type": "str"},
-        "execution_state_transition_time": {"key": "properties.executionStateTransitionTime", "type": "iso-8601"},
+        "execution_state_transition_time": {
+            "key": "properties.executionStateTransitionTime",
+            "type": "iso-8601",
+        },
         "execution_info": {"key": "properties.executionInfo", "type": "JobPropertiesExecutionInfo"},
     }
 
@@ -656,12 +709,12 @@ class Job(ProxyResource):
 class JobListResult(_Model):
     """A page of jobs."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "value": {"readonly": True},
         "next_link": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "value": {"key": "value", "type": "[Job]"},
         "next_link": {"key": "nextLink", "type": "str"},
     }
@@ -675,11 +728,11 @@ class JobListResult(_Model):
 class JobsListByExperimentOptions(_Model):
     """Paging options for listing jobs."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "max_results": {"minimum": 1, "maximum": 1000},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "max_results": {"key": "maxResults", "type": "int"},
     }
 
@@ -691,13 +744,13 @@ class JobsListByExperimentOptions(_Model):
 class JobsListOutputFilesOptions(_Model):
     """Which output directory (or ``stdouterr``) to list, and how."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "outputdirectoryid": {"required": True},
         "linkexpiryinminutes": {"minimum": 5, "maximum": 600},
         "max_results": {"minimum": 1, "maximum": 1000},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "outputdirectoryid": {"key": "outputdirectoryid", "type": "str"},
         "directory": {"key": "directory", "type": "str"},
         "linkexpiryinminutes": {"key": "linkexpiryinminutes", "type": "int"},
@@ -723,7 +776,7 @@ class JobsListOutputFilesOptions(_Model):
 class File(_Model):
     """A file or directory in a job's output."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "name": {"readonly": True},
         "file_type": {"readonly": True},
         "download_url": {"readonly": True},
@@ -731,7 +784,7 @@ class File(_Model):
         "content_length": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "name": {"key": "name", "type": "str"},
         "file_type": {"key": "fileType", "type": "str"},
         "download_url": {"key": "downloadUrl", "type": "str"},
@@ -751,12 +804,12 @@ class File(_Model):
 class FileListResult(_Model):
     """A page of output files."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "value": {"readonly": True},
         "next_link": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "value": {"key": "value", "type": "[File]"},
         "next_link": {"key": "nextLink", "type": "str"},
     }

@@ -82,7 +82,9 @@ def load_spec(
     try:
         return model_cls.deserialize(wire)
     except Exception as err:  # msrest wraps type errors in DeserializationError
-        raise ValidationError([(source_name, f"cannot be read as {model_cls.__name__}: {err}")], source_name) from err
+        raise ValidationError(
+            [(source_name, f"cannot be read as {model_cls.__name__}: {err}")], source_name
+        ) from err
 
 
 def load_job_file(
@@ -115,9 +117,7 @@ def load_file_server_file(
     return _load_file(path, FileServerCreateParameters, storage_account_name, storage_account_key)
 
 
-def _load_file(
-    path: str | os.PathLike[str], model_cls: type[M], account: str | None, key: str | None
-) -> M:
+def _load_file(path: str | os.PathLike[str], model_cls: type[M], account: str | None, key: str | None) -> M:
     file = Path(path)
     text = file.read_text(encoding="utf-8-sig")
     return load_spec(

@@ -314,7 +314,9 @@ def _azure_file_share(share: Any, path: str, ctx: _Context) -> None:
         return
     here = _p(share, "azure_file_url", path)
     if ctx.storage and _PLACEHOLDER.search(url):
-        ctx.add(here, "contains <AZURE_BATCHAI_STORAGE_ACCOUNT>: give storage_account_name or set the variable")
+        ctx.add(
+            here, "contains <AZURE_BATCHAI_STORAGE_ACCOUNT>: give storage_account_name or set the variable"
+        )
         return
     match = _AZURE_FILE_URL.match(url)
     if not match:
@@ -326,7 +328,10 @@ def _azure_file_share(share: Any, path: str, ctx: _Context) -> None:
         ctx.add(here, "share name " + problem)
     name = share.account_name
     if ctx.storage and name is not None and not _PLACEHOLDER.search(url) and name.lower() != account.lower():
-        ctx.add(_p(share, "account_name", path), f"{name!r} does not match the account {account!r} of azureFileUrl")
+        ctx.add(
+            _p(share, "account_name", path),
+            f"{name!r} does not match the account {account!r} of azureFileUrl",
+        )
 
 
 def _blob_file_system(blob: Any, path: str, ctx: _Context) -> None:
@@ -406,7 +411,9 @@ def _auto_scale(model: Any, path: str, ctx: _Context) -> None:
     if initial is not None and initial < 0:
         ctx.add(_p(model, "initial_node_count", path), "must be at least 0")
     elif initial is not None and high is not None and initial > high:
-        ctx.add(_p(model, "initial_node_count", path), f"({initial}) must not exceed maximumNodeCount ({high})")
+        ctx.add(
+            _p(model, "initial_node_count", path), f"({initial}) must not exceed maximumNodeCount ({high})"
+        )
 
 
 def _data_disks(model: Any, path: str, ctx: _Context) -> None:
@@ -434,4 +441,3 @@ _RULES: dict[str, Callable[[Any, str, _Context], None]] = {
     "AutoScaleSettings": _auto_scale,
     "DataDisks": _data_disks,
 }
-

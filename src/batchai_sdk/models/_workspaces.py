@@ -3,23 +3,33 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any, ClassVar
+from typing import Any
 
-from ._base import _Model, _CreateParametersModel
+from ._base import _CreateParametersModel, _Model
 from ._common import ProxyResource, Resource
 from ._enums import ProvisioningState
 
-__all__ = ["WorkspaceCreateParameters", "WorkspaceUpdateParameters", "Workspace", "WorkspaceListResult", "WorkspacesListOptions", "WorkspacesListByResourceGroupOptions", "Experiment", "ExperimentListResult", "ExperimentsListByWorkspaceOptions"]
+__all__ = [
+    "WorkspaceCreateParameters",
+    "WorkspaceUpdateParameters",
+    "Workspace",
+    "WorkspaceListResult",
+    "WorkspacesListOptions",
+    "WorkspacesListByResourceGroupOptions",
+    "Experiment",
+    "ExperimentListResult",
+    "ExperimentsListByWorkspaceOptions",
+]
 
 
 class WorkspaceCreateParameters(_CreateParametersModel):
     """Body of a workspace create request."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "location": {"required": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "location": {"key": "location", "type": "str"},
         "tags": {"key": "tags", "type": "{str}"},
     }
@@ -33,9 +43,9 @@ class WorkspaceCreateParameters(_CreateParametersModel):
 class WorkspaceUpdateParameters(_CreateParametersModel):
     """Body of a workspace update request."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {}
+    _validation: dict[str, dict[str, Any]] = {}
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "tags": {"key": "tags", "type": "{str}"},
     }
 
@@ -47,7 +57,7 @@ class WorkspaceUpdateParameters(_CreateParametersModel):
 class Workspace(Resource):
     """A workspace: the container of clusters, file servers and experiments."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "id": {"readonly": True},
         "name": {"readonly": True},
         "type": {"readonly": True},
@@ -58,7 +68,7 @@ class Workspace(Resource):
         "provisioning_state_transition_time": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "id": {"key": "id", "type": "str"},
         "name": {"key": "name", "type": "str"},
         "type": {"key": "type", "type": "str"},
@@ -66,7 +76,10 @@ class Workspace(Resource):
         "tags": {"key": "tags", "type": "{str}"},
         "creation_time": {"key": "properties.creationTime", "type": "iso-8601"},
         "provisioning_state": {"key": "properties.provisioningState", "type": "str"},
-        "provisioning_state_transition_time": {"key": "properties.provisioningStateTransitionTime", "type": "iso-8601"},
+        "provisioning_state_transition_time": {
+            "key": "properties.provisioningStateTransitionTime",
+            "type": "iso-8601",
+        },
     }
 
     def __init__(self, **kwargs: Any) -> None:
@@ -84,12 +97,12 @@ class Workspace(Resource):
 class WorkspaceListResult(_Model):
     """A page of workspaces."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "value": {"readonly": True},
         "next_link": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "value": {"key": "value", "type": "[Workspace]"},
         "next_link": {"key": "nextLink", "type": "str"},
     }
@@ -103,11 +116,11 @@ class WorkspaceListResult(_Model):
 class WorkspacesListOptions(_Model):
     """Paging options for listing workspaces."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "max_results": {"minimum": 1, "maximum": 1000},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "max_results": {"key": "maxResults", "type": "int"},
     }
 
@@ -119,11 +132,11 @@ class WorkspacesListOptions(_Model):
 class WorkspacesListByResourceGroupOptions(_Model):
     """Paging options for listing workspaces of a resource group."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "max_results": {"minimum": 1, "maximum": 1000},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "max_results": {"key": "maxResults", "type": "int"},
     }
 
@@ -135,7 +148,7 @@ class WorkspacesListByResourceGroupOptions(_Model):
 class Experiment(ProxyResource):
     """An experiment: the container of jobs."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "id": {"readonly": True},
         "name": {"readonly": True},
         "type": {"readonly": True},
@@ -144,13 +157,16 @@ class Experiment(ProxyResource):
         "provisioning_state_transition_time": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "id": {"key": "id", "type": "str"},
         "name": {"key": "name", "type": "str"},
         "type": {"key": "type", "type": "str"},
         "creation_time": {"key": "properties.creationTime", "type": "iso-8601"},
         "provisioning_state": {"key": "properties.provisioningState", "type": "str"},
-        "provisioning_state_transition_time": {"key": "properties.provisioningStateTransitionTime", "type": "iso-8601"},
+        "provisioning_state_transition_time": {
+            "key": "properties.provisioningStateTransitionTime",
+            "type": "iso-8601",
+        },
     }
 
     def __init__(self, **kwargs: Any) -> None:
@@ -166,12 +182,12 @@ class Experiment(ProxyResource):
 class ExperimentListResult(_Model):
     """A page of experiments."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "value": {"readonly": True},
         "next_link": {"readonly": True},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "value": {"key": "value", "type": "[Experiment]"},
         "next_link": {"key": "nextLink", "type": "str"},
     }
@@ -185,11 +201,11 @@ class ExperimentListResult(_Model):
 class ExperimentsListByWorkspaceOptions(_Model):
     """Paging options for listing experiments."""
 
-    _validation: ClassVar[dict[str, dict[str, Any]]] = {
+    _validation: dict[str, dict[str, Any]] = {
         "max_results": {"minimum": 1, "maximum": 1000},
     }
 
-    _attribute_map: ClassVar[dict[str, dict[str, Any]]] = {
+    _attribute_map: dict[str, dict[str, Any]] = {
         "max_results": {"key": "maxResults", "type": "int"},
     }
 

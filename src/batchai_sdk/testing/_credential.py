@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from azure.core.credentials import AccessToken
+if TYPE_CHECKING:
+    from azure.core.credentials import AccessToken
 
 
 class FakeTokenCredential:
@@ -16,6 +17,9 @@ class FakeTokenCredential:
         self.scopes_requested: list[tuple[str, ...]] = []
 
     def get_token(self, *scopes: str, **kwargs: Any) -> AccessToken:
+        # Imported here so that loading the pytest plugin never pulls in azure.core.
+        from azure.core.credentials import AccessToken
+
         self.scopes_requested.append(scopes)
         return AccessToken(self._token, int(time.time()) + 3600)
 

@@ -16,7 +16,7 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 from xml.sax.saxutils import escape, quoteattr
 
 from ._auth import SasError, verify_sas, verify_shared_key
@@ -450,7 +450,7 @@ class FilesService:
         rng = _parse_range(request.header("x-ms-range") or request.header("range"))
         if rng is None or rng[1] is None:
             return xml_error(400, "InvalidHeaderValue", "The value for one of the HTTP headers is not in the correct format.")
-        start, end = rng
+        start, end = rng[0], rng[1]
         size = disk.stat().st_size
         if end >= size or start > end:
             return xml_error(416, "InvalidRange", "The range specified is invalid for the current size of the resource.")
@@ -534,6 +534,3 @@ def _metadata_headers(metadata: dict[str, str]) -> dict[str, str]:
     return {"x-ms-meta-" + k: v for k, v in metadata.items()}
 
 
-def source_path(url: str) -> str:
-    """Path part of a rename source URL (helper kept for callers that log it)."""
-    return unquote(urlsplit(url).path)

@@ -71,7 +71,7 @@ class _Server(ThreadingHTTPServer):
         with self._connections_lock:
             self._connections.add(tls)
         try:
-            self.RequestHandlerClass(tls, client_address, self)
+            self.RequestHandlerClass(tls, client_address, self)  # type: ignore[arg-type]
         except (ConnectionError, ssl.SSLError, OSError):
             pass
         finally:

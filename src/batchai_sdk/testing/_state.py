@@ -101,7 +101,9 @@ class FakeAzureState:
         extra = {"x-ms-request-id": str(uuid.uuid4()), "Date": http_date(time.time())}
         if not is_arm:
             extra["x-ms-version"] = request.header("x-ms-version") or "2026-10-06"
-        return FakeResponse(response.status, {**extra, **response.headers}, response.body)
+        # HEAD answers carry headers only, errors included (the service sends no error body there).
+        body = b"" if request.method == "HEAD" else response.body
+        return FakeResponse(response.status, {**extra, **response.headers}, body)
 
     @staticmethod
     def _fault_response(fault: Fault, is_arm: bool) -> FakeResponse:

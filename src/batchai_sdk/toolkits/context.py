@@ -88,4 +88,3 @@ def single_process(
     return ProcessPlan(
         command=command, stdout=stdout, stderr=stderr, name=name, env={**rank_env(0, 1, 0), **(extra or {})}
     )
-

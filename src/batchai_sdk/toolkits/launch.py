@@ -74,7 +74,9 @@ def build_launch_plan(
         "launch plan for %s on %d node(s): %s",
         key,
         count,
-        "; ".join(f"node {p.node_index}: " + (", ".join(q.name for q in p.processes) or "reserved") for p in plans),
+        "; ".join(
+            f"node {p.node_index}: " + (", ".join(q.name for q in p.processes) or "reserved") for p in plans
+        ),
     )
     return plans
 

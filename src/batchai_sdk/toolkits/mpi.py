@@ -64,7 +64,9 @@ def mpi_launch(key: str, settings: Mapping[str, Any], node_count: int, default_p
     return MpiLaunch(command, process_count, use_mpirun=process_count > 1)
 
 
-def plan_mpi_family(ctx: LaunchContext, job: Mapping[str, Any], key: str, settings: Mapping[str, Any]) -> list[NodePlan]:
+def plan_mpi_family(
+    ctx: LaunchContext, job: Mapping[str, Any], key: str, settings: Mapping[str, Any]
+) -> list[NodePlan]:
     launch = mpi_launch(key, settings, len(ctx.nodes), ctx.default_python)
     plans = ctx.empty_plans()
     if launch.use_mpirun:
@@ -155,7 +157,9 @@ def _cntk_command(settings: Mapping[str, Any], default_python: str) -> str:
         return join("cntk", f"configFile={config}", text(settings, "commandLineArgs", where))
     if language == "python":
         return python_command(settings, where, default_python)
-    raise LaunchPlanError(f"{where}.languageType must be 'BrainScript' or 'Python', not {settings['languageType']!r}")
+    raise LaunchPlanError(
+        f"{where}.languageType must be 'BrainScript' or 'Python', not {settings['languageType']!r}"
+    )
 
 
 def _caffe_command(settings: Mapping[str, Any], default_python: str) -> str:

@@ -114,7 +114,10 @@ def forwarded_names(job: Mapping[str, Any]) -> list[str]:
         env.MPI_HOST_FILE,
     ]
     names += env.AGENT_SET
-    for field, prefix in (("inputDirectories", "AZ_BATCHAI_INPUT_"), ("outputDirectories", "AZ_BATCHAI_OUTPUT_")):
+    for field, prefix in (
+        ("inputDirectories", "AZ_BATCHAI_INPUT_"),
+        ("outputDirectories", "AZ_BATCHAI_OUTPUT_"),
+    ):
         for entry in _entries(job, field):
             if isinstance(entry.get("id"), str):
                 names.append(prefix + entry["id"])

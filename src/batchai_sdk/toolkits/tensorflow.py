@@ -56,7 +56,9 @@ def tf_shape(settings: Mapping[str, Any], node_count: int) -> TfShape:
     return TfShape(True, workers, ps_asked if ps_given else 1)
 
 
-def plan_tensorflow(ctx: LaunchContext, job: Mapping[str, Any], settings: Mapping[str, Any]) -> list[NodePlan]:
+def plan_tensorflow(
+    ctx: LaunchContext, job: Mapping[str, Any], settings: Mapping[str, Any]
+) -> list[NodePlan]:
     node_count = len(ctx.nodes)
     shape = tf_shape(settings, node_count)
     interpreter = text(settings, "pythonInterpreterPath", KEY) or ctx.default_python

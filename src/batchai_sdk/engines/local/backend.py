@@ -58,7 +58,7 @@ class LocalBackend(Backend):
         self.location = "local"
         self.storage_account_name = LOCAL_ACCOUNT
         self.heartbeat_interval = heartbeat_interval
-        self.poll_interval = poll_interval
+        self.node_poll_interval = poll_interval
         self.terminate_grace = terminate_grace
         self.strict_containers = strict_containers
         self.auto_scale_idle_seconds = auto_scale_idle_seconds
@@ -95,11 +95,14 @@ class LocalBackend(Backend):
     def _home(self, ws: str, cluster: str) -> Path:
         return self.root / "clusters" / ws / cluster
 
+    def cluster_record_extras(self) -> dict[str, Any]:
+        return {"local": self.local_options()}
+
     def local_options(self) -> dict[str, Any]:
         """Engine settings the node agents read from the cluster record."""
         return {
             "heartbeatInterval": self.heartbeat_interval,
-            "pollInterval": self.poll_interval,
+            "pollInterval": self.node_poll_interval,
             "terminateGrace": self.terminate_grace,
             "strictContainers": self.strict_containers,
             "autoScaleIdleSeconds": self.auto_scale_idle_seconds,

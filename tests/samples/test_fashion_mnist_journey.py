@@ -1,0 +1,93 @@
+"""The walkthrough end to end on the local engine: submit.py as a subprocess, and the notebook."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+try:
+    from batchai_sdk import LocalBackend  # noqa: F401
+except ImportError:
+    pytest.skip("local engine not available yet", allow_module_level=True)
+
+if importlib.util.find_spec("keras") is None or importlib.util.find_spec("jax") is None:
+    pytest.skip("needs the samples extra (keras, jax)", allow_module_level=True)
+
+EPOCH_LINE = re.compile(r"^Epoch (\d+)/2 - loss: ", re.M)
+SIZES = ["--train", "2000", "--test", "500", "--epochs", "2"]
+
+
+def _number(pattern: str, text: str) -> float:
+    match = re.search(pattern, text, re.M)
+    assert match, f"{pattern!r} not in output:\n{text[-3000:]}"
+    return float(match.group(1))
+
+
+def _assert_journey_output(text: str) -> None:
+    assert [int(n) for n in EPOCH_LINE.findall(text)] == [1, 2], "both epochs must be streamed from stdout.txt"
+    assert _number(r"^Test accuracy: ([\d.]+)$", text) > 0.5
+    model = Path(re.search(r"^Model downloaded to (.+)$", text, re.M).group(1).strip())  # type: ignore[union-attr]
+    assert model.name == "Keras_MNIST.h5" and model.is_file()
+    assert model.read_bytes()[:8] == b"\x89HDF\r\n\x1a\n"
+    assert _number(r"^Reloaded model test accuracy: ([\d.]+)$", text) > 0.4  # chance is 0.1
+
+
+@pytest.mark.slow
+def test_submit_runs_the_walkthrough_and_brings_the_model_back(
+    sample_dir: Path, sample_env: dict[str, str], tmp_path: Path
+) -> None:
+    result = subprocess.run(
+        [sys.executable, str(sample_dir / "submit.py"), "--root", str(tmp_path / "state")]
+        + ["--download-dir", str(tmp_path / "downloaded"), *SIZES],
+        cwd=tmp_path,
+        env=sample_env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    _assert_journey_output(result.stdout)
+    assert "Deleting cluster nc6" in result.stdout
+    assert (tmp_path / "downloaded" / "Keras_MNIST.h5").is_file()
+
+
+@pytest.mark.slow
+def test_notebook_runs_top_to_bottom(
+    sample_dir: Path, sample_env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    for name, value in sample_env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("KERAS_BACKEND", raising=False)
+
+    notebook = nbformat.read(sample_dir / "fashion_mnist.ipynb", as_version=4)
+    index = next(i for i, c in enumerate(notebook.cells) if "parameters" in c.metadata.get("tags", []))
+    # Papermill-style injection: the cell after "parameters" overrides its defaults.
+    notebook.cells.insert(
+        index + 1,
+        nbformat.v4.new_code_cell(
+            f"SAMPLE_DIR = Path({str(sample_dir)!r})\n"
+            f"WORK_DIR = Path({str(tmp_path / 'work')!r})\n"
+            f"ROOT = Path({str(tmp_path / 'state')!r})\n"
+            "TRAIN, TEST, EPOCHS = 2000, 500, 2\n"
+        ),
+    )
+    nbclient.NotebookClient(
+        notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
+
+    text = "".join(
+        output.get("text", "")
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.get("outputs", [])
+        if output.get("output_type") == "stream" and output.get("name") == "stdout"
+    )
+    _assert_journey_output(text)
