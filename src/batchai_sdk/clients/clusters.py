@@ -25,8 +25,8 @@ log = logging.getLogger("batchai_sdk")
 NODE_FAILURE_POLICIES = ("fail", "requeue")
 
 
-def node_counts(io: Any, ws: str, cluster: str) -> tuple[int, dict[str, int], list[dict[str, Any]]]:
-    """(current node count, NodeStateCounts in wire form, live node records) from heartbeats."""
+def node_counts(io: Any, ws: str, cluster: str) -> tuple[int, dict[str, int], list[dict[str, Any]], list[dict[str, Any]]]:
+    """(current node count, NodeStateCounts in wire form, live node records, node errors) from heartbeats."""
     counts = {"idleNodeCount": 0, "runningNodeCount": 0, "preparingNodeCount": 0, "unusableNodeCount": 0,
               "leavingNodeCount": 0}
     now = r.now()
@@ -34,6 +34,7 @@ def node_counts(io: Any, ws: str, cluster: str) -> tuple[int, dict[str, int], li
     names = io.listdir(ndir)
     dead = {n[: -len(".dead")] for n in names if n.endswith(".dead")}
     live: list[dict[str, Any]] = []
+    errors: list[dict[str, Any]] = []
     current = 0
     for name in names:
         if not name.endswith(".json"):
@@ -42,6 +43,7 @@ def node_counts(io: Any, ws: str, cluster: str) -> tuple[int, dict[str, int], li
         if not isinstance(rec, dict) or rec.get("state") == "left":
             continue
         stale = now - float(rec.get("time", 0)) > 3 * float(rec.get("heartbeatInterval", 1.0))
+        errors.extend(rec.get("errors") or [])
         if name[:-5] in dead or stale or rec.get("state") == r.NODE_UNUSABLE:
             counts["unusableNodeCount"] += 1
             if name[:-5] not in dead and not stale:
@@ -55,7 +57,7 @@ def node_counts(io: Any, ws: str, cluster: str) -> tuple[int, dict[str, int], li
         counts[key] += 1
         current += 1
         live.append(rec)
-    return current, counts, live
+    return current, counts, live, errors
 
 
 def target_of(scale: dict[str, Any]) -> int:
@@ -100,7 +102,7 @@ class ClusterClient(ClientBase):
 
         name = rec["name"]
         status = self.backend.provisioning_status(self.workspace, name, rec)
-        current, counts, _live = node_counts(self._io, self.workspace, name)
+        current, counts, _live, node_errors = node_counts(self._io, self.workspace, name)
         props = dict((rec.get("spec") or {}).get("properties", {}))
         target = status.target_node_count
         if props.get("scaleSettings", {}).get("autoScale") and hasattr(self.backend, "supervisor_target"):
@@ -115,7 +117,7 @@ class ClusterClient(ClientBase):
             "provisioningStateTransitionTime": iso(rec.get("provisioningStateTransitionTime")),
             "allocationState": "steady" if steady else "resizing",
             "allocationStateTransitionTime": iso(rec.get("allocationStateTransitionTime")),
-            "errors": status.errors + [e for n in _live for e in (n.get("errors") or [])],
+            "errors": status.errors + node_errors,
             "currentNodeCount": current,
             "nodeStateCounts": counts,
         })
@@ -250,13 +252,12 @@ class ClusterClient(ClientBase):
         while True:
             rec = self._record(name)
             want = count if count is not None else int(rec.get("targetNodeCount", 0))
-            _cur, counts, live = node_counts(self._io, self.workspace, name)
+            _cur, counts, live, node_errors = node_counts(self._io, self.workspace, name)
             have = counts["idleNodeCount"] if idle else len(live)
             if have >= want:
                 return self._to_model(rec)
-            if counts["unusableNodeCount"] and not live:
-                errors = [e for n in live for e in n.get("errors") or []]
-                raise RuntimeError(f"cluster '{name}' has only unusable nodes: {errors}")
+            if counts["unusableNodeCount"] >= want and not live:
+                raise RuntimeError(f"cluster '{name}' has only unusable nodes: {node_errors}")
             if deadline is not None and time.monotonic() > deadline:
                 raise TimeoutError(f"cluster '{name}': {have} of {want} nodes ready after {timeout} s")
             time.sleep(self.backend.poll_interval)
