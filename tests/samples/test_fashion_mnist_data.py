@@ -23,7 +23,9 @@ def _header(path: Path, words: int) -> tuple[int, ...]:
         return struct.unpack(f">{words}I", f.read(4 * words))
 
 
-def test_files_have_real_names_magic_numbers_and_big_endian_dims(generator: ModuleType, tmp_path: Path) -> None:
+def test_files_have_real_names_magic_numbers_and_big_endian_dims(
+    generator: ModuleType, tmp_path: Path
+) -> None:
     generator.write_dataset(tmp_path, train=30, test=20, seed=1)
 
     assert {p.name for p in tmp_path.iterdir()} == REAL_NAMES
@@ -36,7 +38,9 @@ def test_files_have_real_names_magic_numbers_and_big_endian_dims(generator: Modu
     assert len(gzip.decompress((tmp_path / "t10k-labels-idx1-ubyte.gz").read_bytes())) == 8 + 20
 
 
-def test_reader_round_trips_generated_arrays(generator: ModuleType, trainer: ModuleType, tmp_path: Path) -> None:
+def test_reader_round_trips_generated_arrays(
+    generator: ModuleType, trainer: ModuleType, tmp_path: Path
+) -> None:
     rng = np.random.default_rng(0)
     labels = np.arange(25, dtype=np.uint8) % 10
     images = generator.make_images(labels, rng)
@@ -73,7 +77,9 @@ def test_reader_rejects_files_that_are_not_intact_idx(
         trainer.load_idx(path)
 
 
-def test_same_seed_gives_identical_bytes_and_other_seed_does_not(generator: ModuleType, tmp_path: Path) -> None:
+def test_same_seed_gives_identical_bytes_and_other_seed_does_not(
+    generator: ModuleType, tmp_path: Path
+) -> None:
     for name, seed in (("a", 3), ("b", 3), ("c", 4)):
         generator.write_dataset(tmp_path / name, train=40, test=10, seed=seed)
     image = "train-images-idx3-ubyte.gz"
@@ -98,7 +104,9 @@ def test_classes_are_learnable_but_not_trivial(small_dataset: Path, trainer: Mod
     assert 0.5 < accuracy < 0.99
 
 
-def test_loader_limits_and_explains_missing_files(trainer: ModuleType, small_dataset: Path, tmp_path: Path) -> None:
+def test_loader_limits_and_explains_missing_files(
+    trainer: ModuleType, small_dataset: Path, tmp_path: Path
+) -> None:
     (x_train, y_train), (x_test, _) = trainer.load_fashion_mnist(small_dataset, train_limit=100, test_limit=7)
     assert x_train.shape == (100, 28, 28) and y_train.shape == (100,) and x_test.shape[0] == 7
 
@@ -121,7 +129,9 @@ def test_cli_writes_the_requested_sizes(generator: ModuleType, trainer: ModuleTy
 
 
 @pytest.mark.slow
-def test_default_size_matches_the_real_files_byte_for_byte_in_length(generator: ModuleType, tmp_path: Path) -> None:
+def test_default_size_matches_the_real_files_byte_for_byte_in_length(
+    generator: ModuleType, tmp_path: Path
+) -> None:
     generator.main([str(tmp_path)])
     sizes = {p.name: len(gzip.decompress(p.read_bytes())) for p in tmp_path.iterdir()}
     assert sizes == {

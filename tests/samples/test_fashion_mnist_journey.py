@@ -29,7 +29,9 @@ def _number(pattern: str, text: str) -> float:
 
 
 def _assert_journey_output(text: str) -> None:
-    assert [int(n) for n in EPOCH_LINE.findall(text)] == [1, 2], "both epochs must be streamed from stdout.txt"
+    assert [int(n) for n in EPOCH_LINE.findall(text)] == [1, 2], (
+        "both epochs must be streamed from stdout.txt"
+    )
     assert _number(r"^Test accuracy: ([\d.]+)$", text) > 0.5
     model = Path(re.search(r"^Model downloaded to (.+)$", text, re.M).group(1).strip())  # type: ignore[union-attr]
     assert model.name == "Keras_MNIST.h5" and model.is_file()

@@ -15,7 +15,9 @@ pytestmark = pytest.mark.skipif(
     reason="needs the samples extra (keras, jax)",
 )
 
-EPOCH_LINE = re.compile(r"^Epoch (\d+)/2 - loss: [\d.]+ - accuracy: [\d.]+ - val_loss: [\d.]+ - val_accuracy: [\d.]+")
+EPOCH_LINE = re.compile(
+    r"^Epoch (\d+)/2 - loss: [\d.]+ - accuracy: [\d.]+ - val_loss: [\d.]+ - val_accuracy: [\d.]+"
+)
 
 
 @pytest.mark.slow
@@ -51,7 +53,11 @@ def test_trains_prints_one_line_per_epoch_and_saves_a_loadable_h5(
         "print((m.predict(x[..., None] / 255.0, verbose=0).argmax(1) == y).mean())\n"
     )
     reloaded = subprocess.run(
-        [sys.executable, "-c", check], env={**sample_env, "KERAS_BACKEND": "jax"}, capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", check],
+        env={**sample_env, "KERAS_BACKEND": "jax"},
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert reloaded.returncode == 0, reloaded.stderr[-3000:]
     assert float(reloaded.stdout.strip().splitlines()[-1]) == pytest.approx(accuracy, abs=0.01)
@@ -63,7 +69,13 @@ def test_a_missing_backend_fails_loudly_instead_of_falling_back(
     if importlib.util.find_spec("torch") is not None:
         pytest.skip("torch is installed, so it cannot stand in for a missing backend")
     result = subprocess.run(
-        [sys.executable, str(sample_dir / "Keras_fashionmnist.py"), str(tmp_path / "out"), "--data", str(small_dataset)],
+        [
+            sys.executable,
+            str(sample_dir / "Keras_fashionmnist.py"),
+            str(tmp_path / "out"),
+            "--data",
+            str(small_dataset),
+        ],
         env={**sample_env, "KERAS_BACKEND": "torch"},
         capture_output=True,
         text=True,

@@ -11,6 +11,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import click
+
 from .common import State
 from .errors import CLIError, ExitCode
 
@@ -41,9 +43,8 @@ def node_exec(state: State, workspace: str, cluster: str, node_id: str | None, c
             raise CLIError("the azure engine runs one command per call: pass --exec CMD")
         result = run(workspace, cluster, node, command)
         rc = int(getattr(result, "exit_code", 0) or 0)
-        for stream, text in (("stdout", getattr(result, "stdout", "")), ("stderr", getattr(result, "stderr", ""))):
-            if text:
-                print(text, end="" if text.endswith("\n") else "\n", file=__import__("sys").stderr if stream == "stderr" else None)
+        click.echo(getattr(result, "stdout", "") or "", nl=False)
+        click.echo(getattr(result, "stderr", "") or "", nl=False, err=True)
     if rc:
         raise ExitCode(rc)
 

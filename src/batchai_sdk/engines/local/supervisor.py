@@ -28,7 +28,7 @@ from .scaling import desired_nodes, initial_nodes
 
 log = logging.getLogger("batchai_sdk.local")
 
-TICK = 0.25
+TICK = 0.5
 #: An idle node of an auto-scale cluster is released after this many seconds.
 DEFAULT_IDLE_SECONDS = 30.0
 
@@ -147,7 +147,7 @@ class Supervisor:
                 del self.nodes[node]
                 self.stopping_nodes.pop(node, None)
         self.ticks = getattr(self, 'ticks', 0) + 1
-        if self.ticks % 4 == 0:
+        if self.ticks % 2 == 0:
             reap(self.io, self.ws, self.cluster, me=None)
         scale = (rec.get("spec") or {}).get("properties", {}).get("scaleSettings") or {}
         records = self._records()
