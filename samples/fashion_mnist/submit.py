@@ -116,7 +116,7 @@ def make_backend(engine: str, root: Path | None) -> Any:
         subscription_id=os.environ["AZURE_SUBSCRIPTION_ID"],
         resource_group=os.environ["AZURE_RESOURCE_GROUP"],
         location=os.environ["AZURE_LOCATION"],
-        storage_account_name=os.environ["AZURE_BATCHAI_STORAGE_ACCOUNT"],
+        storage_account=os.environ["AZURE_BATCHAI_STORAGE_ACCOUNT"],
         storage_account_key=os.environ["AZURE_BATCHAI_STORAGE_KEY"],
     )
 
@@ -211,6 +211,17 @@ def state_name(state: Any) -> str:
     return str(getattr(state, "value", state))
 
 
+def print_job_errors(job: Any) -> None:
+    """The job's errors name the phase that failed and carry the last lines of its stderr."""
+    errors = (job.execution_info.errors if job.execution_info else None) or []
+    for error in errors:
+        print(f"{error.code}: {error.message}", file=sys.stderr)
+        for detail in error.details or []:
+            print(f"  {detail.name}:", file=sys.stderr)
+            for line in str(detail.value).splitlines():
+                print(f"    {line}", file=sys.stderr)
+
+
 def reload_accuracy(model_path: Path, data_dir: Path, test_limit: int) -> float:
     """Load the downloaded model here and score it, proving the artifact is usable off the cluster."""
     os.environ.setdefault("KERAS_BACKEND", "jax")
@@ -248,9 +259,7 @@ def run(args: argparse.Namespace, data_dir: Path) -> int:
         exit_code = job.execution_info.exit_code if job.execution_info else None
         print(f"--- Job state: {state_name(job.execution_state)} ExitCode: {exit_code} ---")
         if state_name(job.execution_state) != "succeeded":
-            print("stderr.txt:", file=sys.stderr)
-            for line in jobs.stream_file(job_name, "stderr.txt"):
-                print(f"  {line}", file=sys.stderr)
+            print_job_errors(job)
             return 1
 
         for item in jobs.list_output_files(job_name, output_directory_id="MODEL"):

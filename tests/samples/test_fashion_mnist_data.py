@@ -140,3 +140,13 @@ def test_default_size_matches_the_real_files_byte_for_byte_in_length(
         "t10k-images-idx3-ubyte.gz": 7_840_016,
         "t10k-labels-idx1-ubyte.gz": 10_008,
     }
+
+
+def test_notebook_is_committed_clean_and_parameterisable(sample_dir: Path) -> None:
+    nbformat = pytest.importorskip("nbformat")
+    notebook = nbformat.read(sample_dir / "fashion_mnist.ipynb", as_version=4)
+    nbformat.validate(notebook)
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert all(not cell.outputs and cell.execution_count is None for cell in code), "clear the outputs"
+    tagged = [cell for cell in code if "parameters" in cell.metadata.get("tags", [])]
+    assert len(tagged) == 1 and "SAMPLE_DIR" in tagged[0].source and "ROOT" in tagged[0].source

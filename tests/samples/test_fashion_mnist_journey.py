@@ -93,3 +93,51 @@ def test_notebook_runs_top_to_bottom(
         if output.get("output_type") == "stream" and output.get("name") == "stdout"
     )
     _assert_journey_output(text)
+
+
+def test_job_spec_is_the_walkthroughs_on_the_wire(sample_dir: Path) -> None:
+    from conftest import load_sample_module
+
+    submit = load_sample_module("submit")
+    cluster_id = (
+        "/subscriptions/s/resourceGroups/g/providers/Microsoft.BatchAI/workspaces/default/clusters/nc6"
+    )
+    wire = submit.job_parameters(cluster_id, "azure", submit.training_command(3, 500, None)).serialize()[
+        "properties"
+    ]
+
+    assert wire["customToolkitSettings"]["commandLine"] == (
+        "KERAS_BACKEND=${KERAS_BACKEND:-jax} python $AZ_BATCHAI_INPUT_SCRIPT/Keras_fashionmnist.py "
+        "$AZ_BATCHAI_OUTPUT_MODEL --data $AZ_BATCHAI_INPUT_DATASET --epochs 3 --train-limit 500"
+    )
+    assert wire["inputDirectories"] == [
+        {"id": "SCRIPT", "path": "$AZ_BATCHAI_MOUNT_ROOT/afs/scripts"},
+        {"id": "DATASET", "path": "$AZ_BATCHAI_MOUNT_ROOT/afs/data/fashion"},
+    ]
+    assert wire["outputDirectories"] == [{"id": "MODEL", "pathPrefix": "$AZ_BATCHAI_MOUNT_ROOT/afs"}]
+    assert wire["stdOutErrPathPrefix"] == "$AZ_BATCHAI_MOUNT_ROOT/afs"
+    assert wire["jobPreparation"]["commandLine"].startswith("pip install keras jax && ")
+    assert wire["cluster"] == {"id": cluster_id} and wire["nodeCount"] == 1
+
+
+@pytest.mark.slow
+def test_a_failed_job_makes_submit_exit_1_and_show_stderr(
+    sample_dir: Path, sample_env: dict[str, str], tmp_path: Path
+) -> None:
+    if importlib.util.find_spec("torch") is not None:
+        pytest.skip("torch is installed, so it cannot stand in for a missing backend")
+    result = subprocess.run(
+        [sys.executable, str(sample_dir / "submit.py"), "--root", str(tmp_path / "state"), "--train", "50"]
+        + ["--test", "10", "--epochs", "1", "--download-dir", str(tmp_path / "downloaded")],
+        cwd=tmp_path,
+        env={**sample_env, "KERAS_BACKEND": "torch"},
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert result.returncode == 1, result.stdout[-2000:] + result.stderr[-2000:]
+    assert "Job state: failed" in result.stdout
+    # The failure names its phase and shows why, without digging through the share.
+    assert "JobPreparationFailed" in result.stderr and "No module named 'torch'" in result.stderr
+    assert "Deleting cluster nc6" in result.stdout, "the cluster must be deleted even when the job fails"
+    assert not (tmp_path / "downloaded").exists()

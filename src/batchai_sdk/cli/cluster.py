@@ -41,8 +41,8 @@ def scale_settings(target: int | None, minimum: int | None, maximum: int | None,
         raise CLIError(f"--min ({minimum}) must not be larger than --max ({maximum})")
     if minimum == maximum and (minimum is None or target is None or target == minimum):
         count = target if target is not None else minimum
-        return ScaleSettings(manual=ManualScaleSettings(target_node_count=count))
-    return ScaleSettings(auto_scale=AutoScaleSettings(minimum_node_count=minimum, maximum_node_count=maximum,
+        return ScaleSettings(manual=ManualScaleSettings(target_node_count=int(count or 0)))
+    return ScaleSettings(auto_scale=AutoScaleSettings(minimum_node_count=int(minimum or 0), maximum_node_count=int(maximum or 0),
                                                       initial_node_count=target or 0))
 
 
@@ -197,7 +197,7 @@ def create(state: State, name: str, config_file: str | None, vm_size: str | None
         raise CLIError("--setup-task needs --setup-task-output (where its logs go, e.g. $AZ_BATCHAI_MOUNT_ROOT/afs)")
     node_setup = params.node_setup or NodeSetup()
     if setup_task:
-        node_setup.setup_task = SetupTask(command_line=setup_task, std_out_err_path_prefix=setup_task_output)
+        node_setup.setup_task = SetupTask(command_line=setup_task, std_out_err_path_prefix=str(setup_task_output))
     node_setup.mount_volumes = add_mounts(state, node_setup.mount_volumes, afs_name, afs_mount_path, bfs_name,
                                           bfs_mount_path, nfs, nfs_mount_path, state.workspace)
     if node_setup.setup_task or node_setup.mount_volumes or node_setup.performance_counters_settings:

@@ -115,7 +115,7 @@ def make_backend(settings: EngineSettings) -> Any:
         raise CLIError("the azure engine needs " + ", ".join(missing) + " (or the [azure] section of "
                        f"{config_path()})")
     try:
-        from ..engines.azure import AzureBackend  # type: ignore[attr-defined]
+        from ..engines.azure import AzureBackend
     except ImportError as exc:
         raise CLIError(f"the azure engine is not available ({exc}); install it with: pip install 'batchai-sdk[azure]'") from None
     kwargs: dict[str, Any] = {"storage_account": settings.storage_account,
@@ -126,4 +126,4 @@ def make_backend(settings: EngineSettings) -> Any:
         kwargs["files_endpoint"] = settings.files_endpoint
     if settings.ca_bundle:
         kwargs["connection_verify"] = settings.ca_bundle
-    return AzureBackend(settings.subscription, settings.resource_group, settings.location, **kwargs)
+    return AzureBackend(str(settings.subscription), str(settings.resource_group), str(settings.location), **kwargs)

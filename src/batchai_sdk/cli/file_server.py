@@ -61,16 +61,22 @@ def create(state: State, name: str, config_file: str | None, vm_size: str | None
     params = load_file_server_file(config_file) if config_file else FileServerCreateParameters()
     if vm_size:
         params.vm_size = vm_size
-    disks = params.data_disks or DataDisks()
+    disks = params.data_disks or DataDisks(disk_size_in_gb=0, disk_count=0, storage_account_type="")
     for attr, value in (("disk_count", disk_count), ("disk_size_in_gb", disk_size), ("caching_type", caching_type),
                         ("storage_account_type", storage_sku)):
         if value is not None:
             setattr(disks, attr, value)
+    missing = [opt for opt, value in (("-s/--vm-size", params.vm_size), ("--disk-count", disks.disk_count),
+                                      ("--disk-size", disks.disk_size_in_gb), ("--storage-sku", disks.storage_account_type))
+               if not value]
+    if missing:
+        raise CLIError("file server needs " + ", ".join(missing) + " (or a -f/--config-file that sets them)")
     params.data_disks = disks
-    ssh = params.ssh_configuration or SshConfiguration()
-    ssh.user_account_settings = _user_account(state, ssh.user_account_settings, user_name, ssh_key, password,
-                                              generate_ssh_keys)
-    params.ssh_configuration = ssh
+    base = params.ssh_configuration.user_account_settings if params.ssh_configuration else None
+    account = _user_account(state, base, user_name, ssh_key, password, generate_ssh_keys)
+    if params.ssh_configuration is None:
+        params.ssh_configuration = SshConfiguration(user_account_settings=account)
+    params.ssh_configuration.user_account_settings = account
     poller = client.begin_create(name, params)
     if not no_wait:
         emit(poller.result(), state.output, FILE_SERVER_COLUMNS)

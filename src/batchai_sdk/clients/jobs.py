@@ -208,6 +208,10 @@ class JobClient(ClientBase):
         lifecycle.enqueue(io, rec, 1)
         io.write_json(layout.job_record(ws, exp, name), rec)
         log.info("job %s/%s/%s submitted to cluster %s", ws, exp, name, cname)
+        try:
+            self.backend.on_job_queued(cws, cname, cluster)
+        except Exception:  # the job is queued; scaling is retried when the cluster is next read
+            log.warning("cluster %s/%s: scaling for job %s failed", cws, cname, name, exc_info=True)
         return self._job_poller(name, polling_interval)
 
     def _take_create_lock(self, name: str) -> None:

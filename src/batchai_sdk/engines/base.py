@@ -171,6 +171,11 @@ class Backend(abc.ABC):
     @abc.abstractmethod
     def remote_login_information(self, workspace: str, cluster: str) -> list[NodeLogin]: ...
 
+    def on_job_queued(self, workspace: str, cluster: str, record: dict[str, Any]) -> None:
+        """A job was queued on the cluster (``record``: the cluster record); engines that scale on demand
+        grow the cluster here. Default: nothing."""
+        return None
+
     def ensure_control_share(self) -> None:
         if not self.store.share_exists(self.control_share):
             try:

@@ -105,6 +105,7 @@ class ArmService:
         self._provisioning_failures: list[tuple[str | None, str, str]] = []
         self._to_launch: list[tuple[_ScaleSet, _Instance]] = []
         self._to_stop: list[Any] = []
+        self._to_notify: list[Callable[[], None]] = []
         self._failure_watch: dict[str, Callable[[], None]] = {}
         self._put_group(resource_group, {"location": location})
 
@@ -130,6 +131,10 @@ class ArmService:
                 sku["capacity"] = max(0, int(sku.get("capacity", 1)) - 1)
             else:
                 inst.power = "deallocated"
+            # A node that asked to hear of evictions (Azure's Scheduled Events "Preempt") is told first.
+            notice = getattr(inst.handle, "evicted", None)
+            if callable(notice):
+                self._to_notify.append(notice)
             self._stop(inst)
         self._flush()
 
@@ -688,7 +693,13 @@ class ArmService:
                     watch()
             launches, self._to_launch = self._to_launch, []
             stops, self._to_stop = self._to_stop, []
+            notices, self._to_notify = self._to_notify, []
             infos = [(s, i, self._node_info(s, i)) for s, i in launches]
+        for notice in notices:
+            try:
+                notice()
+            except Exception:
+                _LOG.exception("eviction notice to a simulated node failed")
         for handle in stops:
             try:
                 handle.stop()

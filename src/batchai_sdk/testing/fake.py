@@ -308,6 +308,13 @@ class MockAzure(_FakeBase):
         self._mock = mock
         return self
 
+    @property
+    def calls(self) -> Any:
+        """``responses``' call list: every request with its headers and body (for exact assertions)."""
+        if self._mock is None:
+            raise RuntimeError("the mock is not running: use it as a context manager")
+        return self._mock.calls
+
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:

@@ -94,6 +94,7 @@ WantedBy=multi-user.target
 BLOBFUSE_INSTALL = """#!/bin/bash
 # blobfuse2 comes from Microsoft's package repository for this Ubuntu release.
 set -euo pipefail
+# shellcheck source=/dev/null # the release file of the node
 . /etc/os-release
 curl -fsSL "https://packages.microsoft.com/config/ubuntu/${VERSION_ID}/packages-microsoft-prod.deb" -o /tmp/packages-microsoft-prod.deb
 dpkg -i /tmp/packages-microsoft-prod.deb
@@ -219,7 +220,8 @@ phase() {
   line="$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ) ${NODE_ID} $*"
   echo "${line}" >> "${LOCAL_LOG}"
   if mountpoint -q "${CONTROL_DIR}"; then
-    mkdir -p "$(dirname "${CONTROL_DIR}/${BOOT_LOG}")" && echo "${line}" >> "${CONTROL_DIR}/${BOOT_LOG}" || true
+    # The log is best effort: a full or flaky share must not stop the boot.
+    { mkdir -p "$(dirname "${CONTROL_DIR}/${BOOT_LOG}")" && echo "${line}" >> "${CONTROL_DIR}/${BOOT_LOG}"; } || true
   fi
 }
 

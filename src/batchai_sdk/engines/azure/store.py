@@ -102,7 +102,7 @@ class AzureFilesStore(Store):
 
     # --- shares
     def create_share(self, share: str, *, quota_gb: int | None = None) -> None:
-        kwargs = {"quota": quota_gb} if quota_gb else {}
+        kwargs: dict[str, Any] = {"quota": quota_gb} if quota_gb else {}
         try:
             self._share(share).create_share(**kwargs)
         except ResourceExistsError:
