@@ -63,8 +63,7 @@ AZURE_ENV = (
     "AZURE_RESOURCE_GROUP",
     "AZURE_LOCATION",
     "AZURE_BATCHAI_STORAGE_ACCOUNT",
-    "AZURE_BATCHAI_STORAGE_KEY",
-)
+)  # AZURE_BATCHAI_STORAGE_KEY is optional: without it the engine reads the key through ARM.
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -117,7 +116,7 @@ def make_backend(engine: str, root: Path | None) -> Any:
         resource_group=os.environ["AZURE_RESOURCE_GROUP"],
         location=os.environ["AZURE_LOCATION"],
         storage_account=os.environ["AZURE_BATCHAI_STORAGE_ACCOUNT"],
-        storage_account_key=os.environ["AZURE_BATCHAI_STORAGE_KEY"],
+        storage_account_key=os.environ.get("AZURE_BATCHAI_STORAGE_KEY") or None,
     )
 
 

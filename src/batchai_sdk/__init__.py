@@ -32,7 +32,24 @@ _EXPORTS = {
     "models": "batchai_sdk.models",
 }
 
-__all__ = sorted(_EXPORTS) + ["__version__"]
+__all__ = [
+    "AzureBackend",
+    "ClusterClient",
+    "ExperimentClient",
+    "FileShareClient",
+    "HttpResponseError",
+    "JobClient",
+    "JobPoller",
+    "LocalBackend",
+    "LogStream",
+    "ResourceExistsError",
+    "ResourceNotFoundError",
+    "TransferSummary",
+    "ValidationError",
+    "WorkspaceClient",
+    "__version__",
+    "models",
+]
 
 if TYPE_CHECKING:
     from . import models

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import SCRIPT, has_tmux
+from cli_helpers import SCRIPT, has_tmux
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from local_helpers import cluster_params, job_params
 
-from batchai_sdk import ClusterClient, JobClient
+from batchai_sdk import ClusterClient, JobClient, ResourceNotFoundError
 from batchai_sdk.engines.local.gpus import split
 
 
@@ -193,7 +193,7 @@ def test_client_killed_mid_submit_leaves_no_job_and_rerun_succeeds(backend, make
     """)
     assert subprocess.run([sys.executable, "-c", script], timeout=60).returncode == 9
     assert [j.name for j in jobs.list()] == []
-    with pytest.raises(Exception):
+    with pytest.raises(ResourceNotFoundError):
         jobs.get("half")
     assert backend.share_dir(backend.control_share).joinpath(layout.job_dir("default", "exp", "half"), "create.lock").exists()
     job = jobs.begin_create("half", job_params(cluster.id, "echo done")).result()

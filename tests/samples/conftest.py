@@ -41,6 +41,12 @@ def trainer() -> ModuleType:
 
 
 @pytest.fixture(scope="session")
+def submit_module() -> ModuleType:
+    """submit.py; importing it does not import batchai_sdk or keras (both load on first use)."""
+    return load_sample_module("submit")
+
+
+@pytest.fixture(scope="session")
 def small_dataset(tmp_path_factory: pytest.TempPathFactory, generator: ModuleType) -> Path:
     """2000 train / 500 test synthetic images: enough for a CNN to beat chance by far in two epochs."""
     directory = tmp_path_factory.mktemp("fashion-small")

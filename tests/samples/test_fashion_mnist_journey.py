@@ -7,13 +7,9 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
-
-try:
-    from batchai_sdk import LocalBackend  # noqa: F401
-except ImportError:
-    pytest.skip("local engine not available yet", allow_module_level=True)
 
 if importlib.util.find_spec("keras") is None or importlib.util.find_spec("jax") is None:
     pytest.skip("needs the samples extra (keras, jax)", allow_module_level=True)
@@ -95,10 +91,8 @@ def test_notebook_runs_top_to_bottom(
     _assert_journey_output(text)
 
 
-def test_job_spec_is_the_walkthroughs_on_the_wire(sample_dir: Path) -> None:
-    from conftest import load_sample_module
-
-    submit = load_sample_module("submit")
+def test_job_spec_is_the_walkthroughs_on_the_wire(submit_module: ModuleType) -> None:
+    submit = submit_module
     cluster_id = (
         "/subscriptions/s/resourceGroups/g/providers/Microsoft.BatchAI/workspaces/default/clusters/nc6"
     )
@@ -141,3 +135,16 @@ def test_a_failed_job_makes_submit_exit_1_and_show_stderr(
     assert "JobPreparationFailed" in result.stderr and "No module named 'torch'" in result.stderr
     assert "Deleting cluster nc6" in result.stdout, "the cluster must be deleted even when the job fails"
     assert not (tmp_path / "downloaded").exists()
+
+
+def test_azure_engine_names_the_missing_environment_variables(
+    submit_module: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    submit = submit_module
+    for name in submit.AZURE_ENV:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AZURE_LOCATION", "eastus")
+    with pytest.raises(
+        SystemExit, match="AZURE_SUBSCRIPTION_ID, AZURE_RESOURCE_GROUP, AZURE_BATCHAI_STORAGE_ACCOUNT"
+    ):
+        submit.make_backend("azure", None)

@@ -253,7 +253,7 @@ class Attempt:
             return "terminated", r.error(r.JOB_TERMINATED, "The job was terminated by the user.")
         if io.exists(layout.end_record(self.ws, self.exp, self.name, self.attempt)):
             return "ended", None
-        limit = parse_seconds(((self.spec.get("constraints") or {}).get("maxWallClockTime")))
+        limit = parse_seconds((self.spec.get("constraints") or {}).get("maxWallClockTime"))
         if limit is not None and time.time() - self.started > limit:
             return "wall clock", r.error(r.WALL_CLOCK_EXCEEDED,
                                          f"The job ran longer than its maximum wall clock time ({limit:g} s).")
@@ -277,7 +277,7 @@ class Attempt:
         while True:
             main = [p for p in self.procs if not p.daemon]
             codes = [p.poll() for p in main]
-            failed = [(p, c) for p, c in zip(main, codes) if c not in (None, 0)]
+            failed = [(p, c) for p, c in zip(main, codes, strict=True) if c not in (None, 0)]
             if failed:
                 p, code = failed[0]
                 stop_all(self.procs, grace)
@@ -335,8 +335,9 @@ def finalize(agent: NodeAgent, job: dict[str, Any], attempt: int, slot: int, lau
     while True:
         if lifecycle.attempt_ended(io, job, attempt) is not None:
             return
-        results = [io.read_json(rdir + "/" + n) for n in io.listdir(rdir)]
-        results = [x for x in results if isinstance(x, dict)]
+        results: list[dict[str, Any]] = [
+            x for x in (io.read_json(rdir + "/" + n) for n in io.listdir(rdir)) if isinstance(x, dict)
+        ]
         bad = [x for x in results if x.get("errors")]
         if bad:
             first = bad[0]

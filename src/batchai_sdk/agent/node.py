@@ -248,8 +248,9 @@ class NodeAgent:
                 return
         else:
             while True:
-                launch = io.read_json(layout.launch_record(ws, exp, name, attempt))
-                if launch:
+                found = io.read_json(layout.launch_record(ws, exp, name, attempt))
+                if isinstance(found, dict):
+                    launch = found
                     break
                 if self.stopping.is_set() or lifecycle.attempt_ended(io, job, attempt) is not None:
                     return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import logging
 import time
 import uuid
@@ -289,7 +290,7 @@ class ClusterClient(ClientBase):
                 lifecycle.end_attempt(io, job, int(q.get("attempt", 1)), r.FAILED, by="client",
                                       errors=[r.error(r.CLUSTER_DELETED, f"The cluster '{name}' was deleted.")])
 
-    def list_remote_login_information(self, name: str) -> list[Any]:
+    def list_remote_login_information(self, name: str) -> builtins.list[Any]:
         from ..models import RemoteLoginInformation
 
         self._record(name)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import builtins
+import itertools
 import logging
 import os
 import socket
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path, PurePosixPath
 from typing import Any, TextIO
@@ -98,10 +100,12 @@ class JobClient(ClientBase):
                 f"The job '{name}' was not found in experiment '{self.experiment}' of workspace '{self.workspace}'.")
         return rec  # type: ignore[no-any-return]
 
-    def _status(self, rec: dict[str, Any]) -> dict[str, Any]:
+    def _status(self, rec: dict[str, Any], *, thorough: bool = True) -> dict[str, Any]:
+        """The job's execution state. ``thorough`` also reads the attempt's end record, which is written
+        just before the status: watchers do that every few polls only (each read is a request on Azure)."""
         io = self._io
         status = io.read_json(layout.job_status(self.workspace, self.experiment, rec["name"])) or {}
-        if status.get("executionState") not in r.FINAL_STATES:
+        if thorough and status.get("executionState") not in r.FINAL_STATES:
             # An attempt's end record is written before the status: trust it when the status lags behind.
             ended = lifecycle.attempt_ended(io, rec, int(status.get("attempt", 1)))
             if ended and not ended.get("requeued"):
@@ -137,15 +141,23 @@ class JobClient(ClientBase):
             "type": "Microsoft.BatchAI/workspaces/experiments/jobs",
             "properties": props,
         })
-        job.attempt = int(status.get("attempt", 1))  # how many times the job was started (requeues)
+        job.attempt = int(status.get("attempt", 1))  # type: ignore[attr-defined]  # how many times the job was started (requeues)
         return job
 
-    def _finished(self, name: str) -> bool:
-        try:
-            rec = self._job_record(name)
-        except ResourceNotFoundError:
-            return True
-        return self._status(rec).get("executionState") in r.FINAL_STATES
+    def _finished_check(self, rec: dict[str, Any]) -> Callable[[], bool]:
+        """A cheap "has the job ended?" for watchers: the status record each call, the end record every
+        fifth; a deleted job counts as ended."""
+        calls = 0
+
+        def finished() -> bool:
+            nonlocal calls
+            calls += 1
+            thorough = calls % 5 == 0
+            if thorough and self._io.read_json(layout.job_record(self.workspace, self.experiment, rec["name"])) is None:
+                return True
+            return self._status(rec, thorough=thorough).get("executionState") in r.FINAL_STATES
+
+        return finished
 
     # ------------------------------------------------------------------ create
     def begin_create(self, name: str, parameters: Any, *, polling_interval: float | None = None) -> JobPoller:
@@ -267,11 +279,11 @@ class JobClient(ClientBase):
             remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
             for line in self.stream_file(name, timeout=remaining):
                 print(line, file=out, flush=True)
-        while True:
-            rec = self._job_record(name)
-            status = self._status(rec)
+        rec = self._job_record(name)
+        for polls in itertools.count():
+            status = self._status(rec, thorough=polls % 5 == 0)
             if status.get("executionState") in r.FINAL_STATES:
-                return self._to_model(rec, status)
+                return self._to_model(self._job_record(name), status)
             if deadline is not None and time.monotonic() > deadline:
                 raise TimeoutError(f"job '{name}' did not end within {timeout} s")
             time.sleep(self.backend.poll_interval)
@@ -315,7 +327,7 @@ class JobClient(ClientBase):
         props = rec["spec"].get("properties", {})
         if output_directory_id.lower() == STDOUTERR:
             base = props.get("stdOutErrPathPrefix", "")
-            tail = (rec["segment"], STDOUTERR)
+            tail: tuple[str, ...] = (rec["segment"], STDOUTERR)
             field = "properties.stdOutErrPathPrefix"
         else:
             match = [d for d in props.get("outputDirectories") or [] if d["id"] == output_directory_id]
@@ -340,7 +352,7 @@ class JobClient(ClientBase):
         *,
         link_expiry_minutes: int = 60,
         max_results: int = 1000,
-    ) -> list[Any]:
+    ) -> builtins.list[Any]:
         """Files and directories of an output directory (``stdouterr``: the logs) with download URLs."""
         from ..models import File
 
@@ -375,7 +387,7 @@ class JobClient(ClientBase):
         *,
         directory: str = ".",
         progress: bool = False,
-    ) -> list[Path]:
+    ) -> builtins.list[Path]:
         """Download an output directory (recursively) to ``destination``; returns the local files."""
         from .shares import FileShareClient
 
@@ -402,5 +414,5 @@ class JobClient(ClientBase):
         rec = self._job_record(name)
         share, path = self._location(rec, output_directory_id, directory)
         rel = share_path(str(PurePosixPath(path) / file_name), "file_name")
-        return LogStream(self.backend.store, share, rel, lambda: self._finished(name), offset=offset, from_end=from_end,
+        return LogStream(self.backend.store, share, rel, self._finished_check(rec), offset=offset, from_end=from_end,
                          intervals=self.backend.stream_poll_intervals, timeout=timeout)

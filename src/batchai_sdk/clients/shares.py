@@ -225,7 +225,7 @@ class FileShareClient(ClientBase):
 
     def _transfer(self, pairs, sizes, one, progress: bool, desc: str, max_concurrency: int | None) -> TransferSummary:  # type: ignore[no-untyped-def]
         summary = TransferSummary(files=len(pairs))
-        size_of = {str(src): n for (src, _), n in zip(pairs, sizes)}
+        size_of = {str(src): n for (src, _), n in zip(pairs, sizes, strict=True)}
         lock = threading.Lock()
         with _progress_bar(progress, sum(sizes), desc) as bar:
 

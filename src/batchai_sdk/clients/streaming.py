@@ -90,11 +90,14 @@ class LogStream(Iterator[str]):
                 return self._emit()
             if self._done:
                 raise StopIteration
-            finished = self._is_finished()  # before the read: nothing written before the end is missed
             if self._read_new():
                 interval = self._fast
                 continue
-            if finished:
+            # Nothing new. Only now ask whether the job ended (one request less per busy poll); if it did,
+            # read once more: bytes written between the last read and the end are not lost.
+            if self._is_finished():
+                if self._read_new():
+                    continue
                 self._done = True
                 if self._buffer:
                     tail = self._buffer

@@ -51,7 +51,7 @@ class LocalBackend(Backend):
         self.root = Path(base).expanduser().resolve()
         self.root.mkdir(parents=True, exist_ok=True)
         os.chmod(self.root, 0o700)
-        self.store = LocalStore(self.root / "shares")
+        self.store: LocalStore = LocalStore(self.root / "shares")
         self.control_share = layout.CONTROL_SHARE
         self.subscription_id = "local"
         self.resource_group = "local"

@@ -176,9 +176,9 @@ class Supervisor:
             for node in candidates[:excess]:
                 self.stop_node(node)
         for node, since in list(self.stopping_nodes.items()):
-            proc = self.nodes.get(node)
-            if proc and proc.poll() is None and now - since > 30:
-                proc.kill()
+            stopping = self.nodes.get(node)
+            if stopping and stopping.poll() is None and now - since > 30:
+                stopping.kill()
         state = {"pid": os.getpid(), "time": r.now(), "nodes": sorted(self.nodes), "target": want}
         tmp = self.home / ".supervisor.json.tmp"
         tmp.write_text(json.dumps(state), encoding="utf-8")
