@@ -38,7 +38,7 @@ def test_streaming_a_running_job_makes_few_requests(sim_fake: Any) -> None:
     per_minute = made * 60 / elapsed
     log.warning("watching a running job: %d requests in %.1f s = %.0f requests/minute", made, elapsed, per_minute)
     assert lines == [f"tick {i}" for i in range(1, seconds + 1)]
-    # Measured: ~580/minute for a job printing a line per second (4 reads per poll: job.json, status.json,
-    # the attempt end record, stdout.txt); the bound catches regressions, not the target.
-    assert per_minute < 900
+    # Measured: ~310/minute for a job printing a line per second (log reads every 0.5-1 s while lines
+    # flow, the job state at most every 5 s); it was ~580 before the state checks were thinned out.
+    assert per_minute < 450
     clusters.begin_delete("watch").result()

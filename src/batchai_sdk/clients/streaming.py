@@ -51,6 +51,7 @@ class LogStream(Iterator[str]):
         self._deadline = None if timeout is None else time.monotonic() + timeout
         self._encoding = encoding
         self._done = False
+        self._last_finish_check: float | None = None
         #: Bytes read from the store so far (to check that only new bytes are fetched).
         self.bytes_read = 0
         self.reads = 0
@@ -78,6 +79,14 @@ class LogStream(Iterator[str]):
             if len(data) < READ_CHUNK:
                 return got
 
+    def _finish_check_due(self) -> bool:
+        """Asking whether the job ended costs a request on Azure: at most once per slow interval."""
+        now = time.monotonic()
+        if self._last_finish_check is not None and now - self._last_finish_check < self._slow:
+            return False
+        self._last_finish_check = now
+        return True
+
     def _emit(self) -> str:
         line, size = self._pending.pop(0)
         self.offset += size
@@ -95,7 +104,7 @@ class LogStream(Iterator[str]):
                 continue
             # Nothing new. Only now ask whether the job ended (one request less per busy poll); if it did,
             # read once more: bytes written between the last read and the end are not lost.
-            if self._is_finished():
+            if self._finish_check_due() and self._is_finished():
                 if self._read_new():
                     continue
                 self._done = True
