@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -20,7 +21,7 @@ REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "samples" / "fashion_mnist"
 
 
-def _timed(command: list[str], env: dict[str, str], cwd: Path) -> float:
+def _timed(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, str]:
     started = time.perf_counter()
     result = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True)
     elapsed = time.perf_counter() - started
@@ -28,7 +29,7 @@ def _timed(command: list[str], env: dict[str, str], cwd: Path) -> float:
         sys.exit(
             f"{command[1]} failed ({result.returncode}):\n{result.stdout[-2000:]}\n{result.stderr[-2000:]}"
         )
-    return elapsed
+    return elapsed, result.stdout
 
 
 def main() -> int:
@@ -36,6 +37,7 @@ def main() -> int:
     parser.add_argument("--train", type=int, default=6000)
     parser.add_argument("--test", type=int, default=1000)
     parser.add_argument("--epochs", type=int, default=2)
+    parser.add_argument("--no-results", action="store_true", help="print only, do not update bench/RESULTS.md")
     args = parser.parse_args()
 
     sys.path.insert(0, str(SAMPLE))
@@ -48,7 +50,7 @@ def main() -> int:
         make_fashion_mnist.write_dataset(data, train=args.train, test=args.test)
         epochs = ["--epochs", str(args.epochs)]
 
-        direct = _timed(
+        direct, _ = _timed(
             [
                 sys.executable,
                 str(SAMPLE / "Keras_fashionmnist.py"),
@@ -60,18 +62,29 @@ def main() -> int:
             env,
             work,
         )
-        job = _timed(
+        job, out = _timed(
             [sys.executable, str(SAMPLE / "submit.py"), "--data", str(data), "--root", str(work / "state")]
             + ["--download-dir", str(work / "downloaded"), *epochs],
             env,
             work,
         )
-    print(
-        f"data: {args.train} train / {args.test} test, {args.epochs} epochs, backend {env['KERAS_BACKEND']}"
-    )
-    print(f"direct python:        {direct:7.1f} s")
-    print(f"submit.py (local job): {job:6.1f} s")
-    print(f"overhead:             {job - direct:7.1f} s  (ratio {job / direct:.2f}x)")
+    match = re.search(r"^Job wall time \(submit to end\): ([\d.]+) s$", out, re.M)
+    job_only = float(match.group(1)) if match else float("nan")
+    lines = [
+        f"data: {args.train} train / {args.test} test, {args.epochs} epochs, backend {env['KERAS_BACKEND']}",
+        f"- training run directly with python: {direct:.1f} s (baseline)",
+        f"- the same training as a job, submit to end: {job_only:.1f} s "
+        f"(ratio {job_only / direct:.3f}, overhead {100 * (job_only / direct - 1):+.1f} %; target within 5 %)",
+        f"- the whole journey (submit.py: upload, cluster, job, stream, download, reload and evaluate, delete): "
+        f"{job:.1f} s (ratio {job / direct:.2f})",
+    ]
+    body = "\n".join(lines)
+    print(body)
+    if not args.no_results:
+        sys.path.insert(0, str(REPO / "bench"))
+        from _common import machine, write_section
+
+        write_section("Fashion-MNIST journey", f"Machine: {machine()}. `python bench/journey.py`\n\n{body}\n")
     return 0
 
 

@@ -17,6 +17,7 @@ logging.getLogger("batchai_sdk").addHandler(logging.NullHandler())
 _EXPORTS = {
     "ClusterClient": "batchai_sdk.clients",
     "ExperimentClient": "batchai_sdk.clients",
+    "FileServerClient": "batchai_sdk.clients",
     "FileShareClient": "batchai_sdk.clients",
     "JobClient": "batchai_sdk.clients",
     "JobPoller": "batchai_sdk.clients",
@@ -36,6 +37,7 @@ __all__ = [
     "AzureBackend",
     "ClusterClient",
     "ExperimentClient",
+    "FileServerClient",
     "FileShareClient",
     "HttpResponseError",
     "JobClient",
@@ -56,6 +58,7 @@ if TYPE_CHECKING:
     from .clients import (
         ClusterClient,
         ExperimentClient,
+        FileServerClient,
         FileShareClient,
         JobClient,
         JobPoller,

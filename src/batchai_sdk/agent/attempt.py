@@ -28,6 +28,10 @@ log = logging.getLogger("batchai_sdk.agent")
 
 #: Variables of the agent's own process that a job must not inherit.
 _AGENT_ONLY = ("BATCHAI_AGENT_CONFIG",)
+#: Local nodes are all this machine: collective libraries must rendezvous over loopback, not whatever interface
+#: they would pick (a container bridge, a VPN) and not fail inside a network namespace that has only ``lo``.
+#: Set before the job's own ``environmentVariables`` so that a job can still choose otherwise.
+LOCAL_LOOPBACK_ENV = {"GLOO_SOCKET_IFNAME": "lo", "NCCL_SOCKET_IFNAME": "lo"}
 
 
 @dataclass
@@ -114,6 +118,8 @@ class Attempt:
                 "AZ_BATCHAI_NODE_COUNT": str(len(nodes)),
             }
         )
+        if self.cfg.local:
+            env.update(LOCAL_LOOPBACK_ENV)
         if self.cfg.gpus is not None:
             env["CUDA_VISIBLE_DEVICES"] = ",".join(self.cfg.gpus)
         for d in self.spec.get("inputDirectories") or []:

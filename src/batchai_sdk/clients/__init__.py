@@ -2,6 +2,7 @@
 
 from .clusters import ClusterClient
 from .experiments import ExperimentClient
+from .file_servers import FileServerClient
 from .jobs import JobClient, JobPoller
 from .shares import FileShareClient, TransferSummary
 from .streaming import LogStream
@@ -10,6 +11,7 @@ from .workspaces import WorkspaceClient
 __all__ = [
     "ClusterClient",
     "ExperimentClient",
+    "FileServerClient",
     "FileShareClient",
     "JobClient",
     "JobPoller",

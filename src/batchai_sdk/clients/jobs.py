@@ -19,6 +19,7 @@ from azure.core.exceptions import ResourceExistsError, ResourceNotFoundError
 from azure.core.paging import ItemPaged
 from azure.core.polling import LROPoller
 
+from ..agent.mounts import share_of
 from ..control import layout, lifecycle
 from ..control import records as r
 from ..control.paths import share_location
@@ -57,6 +58,11 @@ def _mount_table(volumes: dict[str, Any] | None, backend: Backend) -> dict[str, 
     for ref in (volumes or {}).get("azureBlobFileSystems") or []:
         if backend.kind == "local":
             table[str(ref["relativeMountPath"]).strip("/")] = str(ref["containerName"])
+    for ref in (volumes or {}).get("fileServers") or []:
+        # A local file server's volume is a share directory (an NFS export on Azure is not a share).
+        share = share_of("fileServers", ref) if backend.kind == "local" else None
+        if share:
+            table[str(ref["relativeMountPath"]).strip("/")] = share
     return table
 
 

@@ -7,6 +7,7 @@
     .batchai/workspaces/<ws>/clusters/<cluster>/secrets.json         setup-task secrets, mount keys
     .batchai/workspaces/<ws>/clusters/<cluster>/nodes/<node>.json    heartbeat
     .batchai/workspaces/<ws>/clusters/<cluster>/queue/<entry>        one empty-ish file per queued job
+    .batchai/workspaces/<ws>/fileServers/<name>/fileserver.json      spec (no secrets) + mountSettings
     .batchai/workspaces/<ws>/experiments/<exp>/experiment.json
     .batchai/workspaces/<ws>/experiments/<exp>/jobs/<job>/job.json     spec (immutable)
     .batchai/workspaces/<ws>/experiments/<exp>/jobs/<job>/secrets.json secret variable values
@@ -71,6 +72,19 @@ def node_record(ws: str, cluster: str, node: str) -> str:
 
 def queue_dir(ws: str, cluster: str) -> str:
     return join(cluster_dir(ws, cluster), "queue")
+
+
+def file_servers_dir(ws: str) -> str:
+    return join(workspace_dir(ws), "fileServers")
+
+
+def file_server_dir(ws: str, name: str) -> str:
+    return join(file_servers_dir(ws), name)
+
+
+def file_server_record(ws: str, name: str) -> str:
+    """The file server's record; Azure nodes read ``mountSettings`` from it to mount the NFS export."""
+    return join(file_server_dir(ws, name), "fileserver.json")
 
 
 def experiments_dir(ws: str) -> str:

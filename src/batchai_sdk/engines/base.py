@@ -171,6 +171,23 @@ class Backend(abc.ABC):
     @abc.abstractmethod
     def remote_login_information(self, workspace: str, cluster: str) -> list[NodeLogin]: ...
 
+    # --- file servers (single-node NFS servers that clusters mount through ``mountVolumes.fileServers``)
+    def provision_file_server(self, workspace: str, name: str, record: dict[str, Any],
+                              secrets: dict[str, Any] | None = None) -> None:
+        """Start making the file server; returns once the request is accepted. ``secrets`` holds the values
+        the client stripped from ``record["spec"]`` (the admin password) by their wire path; engines use them
+        for this call only and never store them."""
+        raise NotImplementedError(f"file servers are not supported by the {self.kind} engine")
+
+    def deprovision_file_server(self, workspace: str, name: str) -> None:
+        """Release the file server and its disks: the data on it is lost."""
+        raise NotImplementedError(f"file servers are not supported by the {self.kind} engine")
+
+    def file_server_status(self, workspace: str, name: str, record: dict[str, Any]) -> dict[str, Any]:
+        """``{"provisioningState": ..., "mountSettings": {...} or None, "errors": [...]}`` (wire form); may add
+        ``"subnet"`` (``{"id": ...}``) when the engine chose the network."""
+        raise NotImplementedError(f"file servers are not supported by the {self.kind} engine")
+
     def on_job_queued(self, workspace: str, cluster: str, record: dict[str, Any]) -> None:
         """A job was queued on the cluster (``record``: the cluster record); engines that scale on demand
         grow the cluster here. Default: nothing."""

@@ -25,6 +25,7 @@ from ..base import Backend, NodeLogin, ProvisioningStatus
 from . import bootstrap, compute
 from .errors import error_code_of, map_arm_error
 from .network import NetworkNames, delete_network, ensure_network
+from .retries import ThrottleAwareExponentialRetry, ThrottleAwareLinearRetry
 from .store import AzureFilesStore
 
 log = logging.getLogger("batchai_sdk.azure")
@@ -134,10 +135,12 @@ class AzureBackend(Backend):
     # ------------------------------------------------------------------ clients
     def _storage_options(self) -> dict[str, Any]:
         options: dict[str, Any] = {"connection_verify": self.connection_verify}
+        # The SDK's own policies give up on 429 at once; ours repeat it like a 503 (see retries.py).
         if self.retry_wait is not None:
-            from azure.storage.fileshare import LinearRetry
-
-            options["retry_policy"] = LinearRetry(backoff=self.retry_wait, random_jitter_range=0)  # type: ignore[arg-type]
+            options["retry_policy"] = ThrottleAwareLinearRetry(backoff=self.retry_wait,  # type: ignore[arg-type]
+                                                               random_jitter_range=0)
+        else:
+            options["retry_policy"] = ThrottleAwareExponentialRetry()
         return options
 
     def _arm_options(self) -> dict[str, Any]:

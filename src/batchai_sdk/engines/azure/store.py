@@ -202,11 +202,29 @@ class AzureFilesStore(Store):
             client.upload_file(data)
         return client
 
+    def _renamed_already(self, tmp: ShareFileClient) -> bool:
+        """Whether an earlier try of a rename moved ``tmp`` although its answer was lost.
+
+        The SDK repeats a rename whose connection dropped after the service had done it; the repeat then
+        fails (source gone: 404; or target exists: 409) although the rename happened. Only we know the
+        temporary's random name, so its absence proves the move was ours.
+        """
+        try:
+            tmp.get_file_properties()
+            return False
+        except ResourceNotFoundError:
+            return True
+
     def write_atomic(self, share: str, path: str, data: bytes, *, private: bool = False) -> None:
         # ``private`` has no REST equivalent: Azure Files keeps no POSIX mode; access is per share (see docs).
         tmp = self._upload_temp(share, path, data)
         try:
             tmp.rename_file(_clean(path), overwrite=True)
+        except ResourceNotFoundError:
+            if self._renamed_already(tmp):
+                return  # a retried rename after the first one went through: the record is in place
+            self._delete_quietly(tmp)
+            raise
         except BaseException:
             self._delete_quietly(tmp)
             raise
@@ -216,9 +234,13 @@ class AzureFilesStore(Store):
         try:
             tmp.rename_file(_clean(path), overwrite=False)
             return True
-        except ResourceExistsError:
-            return False
         except HttpResponseError as exc:
+            if exc.status_code not in (404, 409):
+                raise
+            # A 409 on a retry may be our own first try's success (answer lost): without this check two
+            # claimants could both lose a job claim, or a client could think its job name was taken.
+            if self._renamed_already(tmp):
+                return True
             if exc.status_code == 409:
                 return False
             raise

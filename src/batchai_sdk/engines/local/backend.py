@@ -22,6 +22,8 @@ log = logging.getLogger("batchai_sdk.local")
 
 #: The account name that local share URLs carry (``https://<account>.file.core.windows.net/<share>``).
 LOCAL_ACCOUNT = "batchailocal"
+#: A local file server's exported volume is the share ``fileserver-<name>`` (see agent.mounts.share_of).
+FILE_SERVER_SHARE_PREFIX = "fileserver-"
 
 
 class LocalBackend(Backend):
@@ -227,6 +229,41 @@ class LocalBackend(Backend):
                 # Local nodes are processes on this machine: there is no SSH port (0).
                 out.append(NodeLogin(node_id=rec["node"], ip_address=rec.get("address", "127.0.0.1"), port=0))
         return out
+
+    # ------------------------------------------------------------------ file servers
+    def file_server_share(self, name: str) -> str:
+        """The share that is a file server's exported volume; node agents link ``fileServers`` mounts to it
+        (:func:`batchai_sdk.agent.mounts.share_of`). Shares are per engine root, not per workspace."""
+        return FILE_SERVER_SHARE_PREFIX + name
+
+    def provision_file_server(self, workspace: str, name: str, record: dict[str, Any],
+                              secrets: dict[str, Any] | None = None) -> None:
+        # Raises ResourceExistsError when the directory exists: a file server of that name in another
+        # workspace (or a share a user made with that name) already holds it.
+        self.store.create_share(self.file_server_share(name))
+        log.info("file server %s/%s: exported directory %s", workspace, name,
+                 self.share_dir(self.file_server_share(name)))
+
+    def deprovision_file_server(self, workspace: str, name: str) -> None:
+        import shutil
+
+        # Like deleting Batch AI's file server VM and its disks: the data goes with it.
+        shutil.rmtree(self.share_dir(self.file_server_share(name)), ignore_errors=True)
+
+    def file_server_status(self, workspace: str, name: str, record: dict[str, Any]) -> dict[str, Any]:
+        state = str(record.get("provisioningState") or "creating")
+        directory = self.share_dir(self.file_server_share(name))
+        errors: list[dict[str, Any]] = list(record.get("errors") or [])
+        if state in ("creating", "succeeded"):
+            if directory.is_dir():
+                state = "succeeded"
+            else:
+                state = "failed"
+                errors = [{"code": "FileServerStorageMissing",
+                           "message": f"The directory of file server '{name}' ({directory}) is gone."}]
+        mount = {"mountPoint": str(directory), "fileServerInternalIP": "127.0.0.1",
+                 "fileServerPublicIP": "127.0.0.1"} if state == "succeeded" else None
+        return {"provisioningState": state, "mountSettings": mount, "errors": errors}
 
     def evict_node(self, workspace: str, cluster: str, node: str) -> None:
         """Simulate a Spot eviction of one node: the agent is killed and its job requeued."""
