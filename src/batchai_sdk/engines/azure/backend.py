@@ -23,8 +23,9 @@ from ...control import layout
 from ...control import records as r
 from ..base import Backend, NodeLogin, ProvisioningStatus
 from . import bootstrap, compute
+from . import file_servers as fs
 from .errors import error_code_of, map_arm_error
-from .network import NetworkNames, delete_network, ensure_network
+from .network import SUBNET_PREFIX, NetworkNames, delete_network, ensure_network
 from .retries import ThrottleAwareExponentialRetry, ThrottleAwareLinearRetry
 from .store import AzureFilesStore
 
@@ -291,7 +292,9 @@ class AzureBackend(Backend):
         tags = compute.tags_for(workspace, cluster)
 
         def create() -> Any:
-            subnet_id = (props.get("subnet") or {}).get("id")
+            # Batch AI: "Cluster and mounted NFS must be in the same subnet" - a cluster without its own
+            # subnet joins its file server's.
+            subnet_id = (props.get("subnet") or {}).get("id") or self._file_server_subnet(workspace, volumes)
             nsg_id = None
             if not subnet_id:
                 subnet_id, nsg_id = ensure_network(self.network, self.resource_group, self.location,
@@ -522,3 +525,143 @@ class AzureBackend(Backend):
                     ip = None
             out.append(NodeLogin(node_id=node, ip_address=ip or "", port=SSH_PORT))
         return out
+
+    # ------------------------------------------------------------------ file servers
+    def _file_server_subnet(self, ws: str, volumes: dict[str, Any]) -> str | None:
+        """The subnet of the first file server the volumes mount (None: no file server, or not known yet)."""
+        for ref in volumes.get("fileServers") or []:
+            name = str((ref.get("fileServer") or {}).get("id", "")).rstrip("/").rsplit("/", 1)[-1]
+            try:
+                rec = json.loads(self.store.read(self.control_share, layout.file_server_record(ws, name)))
+            except (ResourceNotFoundError, ValueError):
+                continue
+            subnet = (rec.get("subnet") or ((rec.get("spec") or {}).get("properties") or {}).get("subnet") or {})
+            if subnet.get("id"):
+                return str(subnet["id"])
+        return None
+
+    def _nfs_clients(self, subnet_id: str, engine_network: bool) -> list[str]:
+        """Who may mount the export: the subnet's address prefix (the private ranges if unreadable)."""
+        if engine_network:
+            return [SUBNET_PREFIX]
+        try:
+            props = (self._arm("GET", subnet_id, NETWORK_API) or {}).get("properties") or {}
+        except HttpResponseError as exc:
+            log.warning("subnet %s not readable (%s); exporting to the private address ranges", subnet_id, exc.message)
+            return list(fs.PRIVATE_RANGES)
+        prefixes = props.get("addressPrefixes") or ([props["addressPrefix"]] if props.get("addressPrefix") else [])
+        return [str(p) for p in prefixes] or list(fs.PRIVATE_RANGES)
+
+    def provision_file_server(self, workspace: str, name: str, record: dict[str, Any],
+                              secrets: dict[str, Any] | None = None) -> None:
+        props = (record.get("spec") or {}).get("properties", {})
+        vmss = fs.scale_set_name(workspace, name)
+        password = (secrets or {}).get("properties.sshConfiguration.userAccountSettings.adminUserPassword")
+        disk_count = int((props.get("dataDisks") or {}).get("diskCount") or 1)
+
+        def create() -> Any:
+            subnet_id = (props.get("subnet") or {}).get("id")
+            nsg_id = None
+            own = not subnet_id
+            if own:
+                subnet_id, nsg_id = ensure_network(self.network, self.resource_group, self.location,
+                                                   NetworkNames.for_scale_set(vmss), fs.tags_for(workspace, name))
+            custom_data = bootstrap.encode_custom_data(
+                fs.cloud_config(disk_count, self._nfs_clients(str(subnet_id), own)))
+            body = fs.scale_set_body(
+                workspace=workspace, name=name, location=self.location, props=props, admin_password=password,
+                custom_data_b64=custom_data, subnet_id=str(subnet_id), nsg_id=nsg_id, public_ip=self.public_ip,
+                os_disk_type=self.os_disk_type)
+            return self.compute.virtual_machine_scale_sets.begin_create_or_update(self.resource_group, vmss, body)
+
+        try:
+            poller = self._steps(create)
+        except HttpResponseError as exc:
+            raise map_arm_error(exc, f"creating scale set '{vmss}' for file server '{name}'") from None
+        with self._lock:
+            self._pollers[(workspace, "fileServers/" + name)] = poller
+        log.info("file server %s/%s: scale set %s requested (%s)", workspace, name, vmss, props.get("vmSize"))
+
+    def deprovision_file_server(self, workspace: str, name: str) -> None:
+        vmss = fs.scale_set_name(workspace, name)
+        with self._lock:
+            self._pollers.pop((workspace, "fileServers/" + name), None)
+        try:
+            # The data disks were created with the scale set and go with it.
+            self.compute.virtual_machine_scale_sets.begin_delete(self.resource_group, vmss).result()
+        except ResourceNotFoundError:
+            pass
+        except HttpResponseError as exc:
+            raise map_arm_error(exc, f"deleting scale set '{vmss}' of file server '{name}'") from None
+        try:
+            delete_network(self.network, self.resource_group, NetworkNames.for_scale_set(vmss))
+        except HttpResponseError as exc:
+            # Clusters that joined the file server's subnet keep the network alive until they go.
+            log.warning("file server %s/%s: network of %s not deleted: %s", workspace, name, vmss, exc.message)
+        log.info("file server %s/%s: scale set %s deleted", workspace, name, vmss)
+
+    def _file_server_ips(self, vmss: str) -> tuple[str | None, str | None]:
+        """(private IP, public IP) of the file server's VM."""
+        base = (f"/subscriptions/{self.subscription_id}/resourceGroups/{self.resource_group}/providers/"
+                f"Microsoft.Compute/virtualMachineScaleSets/{vmss}")
+        instances = list(self.compute.virtual_machine_scale_set_vms.list(self.resource_group, vmss))
+        if not instances:
+            return None, None
+        instance = str(instances[0].instance_id)
+        private = public = None
+        nics = self._arm("GET", f"{base}/virtualMachines/{instance}/networkInterfaces", NETWORK_API)
+        for nic in (nics or {}).get("value", []):
+            for config in (nic.get("properties") or {}).get("ipConfigurations", []):
+                private = private or (config.get("properties") or {}).get("privateIPAddress")
+        try:
+            for pip in (self._arm("GET", base + "/publicipaddresses", NETWORK_API) or {}).get("value", []):
+                public = public or (pip.get("properties") or {}).get("ipAddress")
+        except HttpResponseError:
+            pass  # no public IP (an own subnet without them)
+        return private, public
+
+    def file_server_status(self, workspace: str, name: str, record: dict[str, Any]) -> dict[str, Any]:
+        current = str(record.get("provisioningState") or "creating")
+        out: dict[str, Any] = {"provisioningState": current, "mountSettings": record.get("mountSettings"),
+                               "errors": list(record.get("errors") or [])}
+        if current in ("deleting", "failed"):
+            return out
+        vmss_name = fs.scale_set_name(workspace, name)
+        with self._lock:
+            poller = self._pollers.get((workspace, "fileServers/" + name))
+        if poller is not None and poller.done():
+            with self._lock:
+                self._pollers.pop((workspace, "fileServers/" + name), None)
+            try:
+                poller.result()
+            except HttpResponseError as exc:
+                mapped = map_arm_error(exc, f"creating scale set '{vmss_name}'")
+                code = getattr(mapped, "error_code", None) or "ProvisioningFailed"
+                return {**out, "provisioningState": "failed", "errors": [r.error(code, mapped.message)]}
+        try:
+            vmss = self.compute.virtual_machine_scale_sets.get(self.resource_group, vmss_name)
+        except ResourceNotFoundError:
+            return out
+        except HttpResponseError as exc:
+            log.warning("file server %s/%s: state unknown: %s", workspace, name, exc.message)
+            return out
+        state = str(vmss.provisioning_state or "").lower()
+        subnet = fs.subnet_of(vmss)
+        if subnet:
+            out["subnet"] = {"id": subnet}
+        if state == "failed":
+            return {**out, "provisioningState": "failed",
+                    "errors": [r.error("ProvisioningFailed", f"The scale set '{vmss_name}' failed to provision.")]}
+        if state != "succeeded" or current == "succeeded" and out["mountSettings"]:
+            return out
+        try:
+            private, public = self._file_server_ips(vmss_name)
+        except HttpResponseError as exc:
+            log.warning("file server %s/%s: address unknown yet: %s", workspace, name, exc.message)
+            return out
+        if not private:
+            return out
+        mount = {"mountPoint": fs.MOUNT_POINT, "fileServerInternalIP": private}
+        if public:
+            mount["fileServerPublicIP"] = public
+        return {**out, "provisioningState": "succeeded", "mountSettings": mount}
