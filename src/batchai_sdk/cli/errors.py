@@ -75,7 +75,7 @@ def not_found_message(exc: BaseException) -> str:
     elif workspace:
         where = f" in workspace '{workspace}'"
     hint = _CREATE_HINT.get(kind)
-    fix = f" (create it with: {hint.format(name=name)})" if hint else f" (list them with: batchai {kind} list)"
+    fix = f" (create it with: {hint.format(name=name)})" if hint else f" (list them with: batchai {kind.replace(' ', '-')} list)"
     return f"{kind} '{name}' not found{where}{fix}"
 
 
