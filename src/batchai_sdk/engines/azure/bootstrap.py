@@ -300,8 +300,15 @@ mount_nfs() {
   target="${MOUNT_ROOT}/${rel}"
   [ -n "${source}" ] || fail "the file server for ${rel} has no known address (create it before the cluster)"
   mkdir -p "${target}"
-  mountpoint -q "${target}" || mount -t nfs "${source}" "${target}" -o "${options:-defaults}" \
-    || fail "mounting NFS ${source} at ${target}"
+  # A file server created just before the cluster may still be exporting (cloud-init runs after the VM
+  # reports succeeded): retry for up to five minutes before giving up.
+  local tries=0
+  until mountpoint -q "${target}" || mount -t nfs "${source}" "${target}" -o "${options:-defaults}"; do
+    tries=$((tries + 1))
+    [ "${tries}" -lt 30 ] || fail "mounting NFS ${source} at ${target}"
+    phase "NFS ${source} not ready yet (try ${tries}); retrying in 10 s"
+    sleep 10
+  done
   phase "mounted NFS ${source} at ${target}"
 }
 
