@@ -54,3 +54,75 @@ def digests(root: Path) -> dict[str, str]:
     """Relative path → sha256 of every file below ``root``."""
     return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+# ---------------------------------------------------------------------------------------------- specs
+def azure_cluster(fake: Any, share_url: str, nodes: int, *, priority: str = "dedicated") -> Any:
+    """A cluster that mounts share 'afs' at $AZ_BATCHAI_MOUNT_ROOT/afs."""
+    from batchai_sdk import models as m
+
+    return m.ClusterCreateParameters(
+        vm_size="STANDARD_NC6", vm_priority=priority,
+        scale_settings=m.ScaleSettings(manual=m.ManualScaleSettings(target_node_count=nodes)),
+        user_account_settings=m.UserAccountSettings(admin_user_name="me", admin_user_password="Pa55word!x"),
+        node_setup=m.NodeSetup(mount_volumes=m.MountVolumes(azure_file_shares=[m.AzureFileShareReference(
+            account_name=fake.account_name, azure_file_url=share_url, relative_mount_path="afs",
+            credentials=m.AzureStorageCredentialsInfo(account_key=fake.account_key))])),
+    )
+
+
+def job(cluster_id: str, command: str, *, outputs: tuple[str, ...] = ()) -> Any:
+    from batchai_sdk import models as m
+
+    mount = "$AZ_BATCHAI_MOUNT_ROOT/afs"
+    return m.JobCreateParameters(
+        cluster=m.ResourceId(id=cluster_id), node_count=1, std_out_err_path_prefix=mount,
+        output_directories=[m.OutputDirectory(id=o, path_prefix=mount) for o in outputs] or None,
+        custom_toolkit_settings=m.CustomToolkitSettings(command_line=command),
+    )
+
+
+# ---------------------------------------------------------------------------------------------- writer
+def expected_line(i: int) -> str:
+    """Line ``i`` of WRITER's output: plain lines of varied length, every 97th a ``\\r`` progress bar."""
+    if i % 97 == 0:
+        return f"progress 10%\rprogress 20%\rdone {i}"
+    return f"line {i} " + "x" * (i * 7919 % 61)
+
+
+def expected_lines(n: int) -> list[str]:
+    return [expected_line(i) for i in range(n)]
+
+
+#: A job that prints ``argv[1]`` lines (``expected_line``) in random-sized writes that split lines anywhere,
+#: the last one without a newline, then stores the sha256 of the lines joined by "\n" and their count in
+#: ``$AZ_BATCHAI_OUTPUT_SUMS/expected.txt``.
+WRITER = '''\
+import hashlib, os, random, sys, time
+
+def expected_line(i):
+    if i % 97 == 0:
+        return f"progress 10%\\rprogress 20%\\rdone {i}"
+    return f"line {i} " + "x" * (i * 7919 % 61)
+
+n, seed, pause = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+rnd = random.Random(seed)
+out = sys.stdout.buffer
+lines = [expected_line(i) for i in range(n)]
+data = "\\n".join(lines).encode()
+pos = 0
+while pos < len(data):
+    size = rnd.choice([1, 5, 40, 300, 1000, 2500, 4096, 9000])
+    out.write(data[pos:pos + size])
+    out.flush()
+    pos += size
+    time.sleep(rnd.random() * pause)
+sums = os.environ.get("AZ_BATCHAI_OUTPUT_SUMS")
+if sums:
+    with open(os.path.join(sums, "expected.txt"), "w") as f:
+        f.write(f"{hashlib.sha256(data).hexdigest()} {len(lines)} {len(data)}\\n")
+'''
+
+
+def sha256_of_lines(lines: list[str]) -> str:
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()

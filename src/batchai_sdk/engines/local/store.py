@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import glob
 import os
+import re
 import shutil
 import tempfile
 from datetime import datetime, timedelta, timezone
@@ -33,9 +35,32 @@ def _same_file(a: Path, b: Path) -> bool:
     return sa.st_size == sb.st_size and int(sa.st_mtime) == int(sb.st_mtime)
 
 
+_UPLOAD_TMP = re.compile(r"^\..+\.upload-(\d+)-")
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _remove_abandoned(dst: Path) -> None:
+    """Temporary files of earlier copies to ``dst`` whose process is gone (a killed upload)."""
+    for tmp in dst.parent.glob(f".{glob.escape(dst.name)}.upload-*"):
+        m = _UPLOAD_TMP.match(tmp.name)
+        if m and not _pid_alive(int(m.group(1))):
+            tmp.unlink(missing_ok=True)
+
+
 def _copy(src: Path, dst: Path, progress: ProgressCallback | None) -> None:
     dst.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=dst.parent, prefix=".upload-")
+    _remove_abandoned(dst)
+    # The writer's pid in the name lets a later copy tell an abandoned temporary from a running one.
+    fd, tmp = tempfile.mkstemp(dir=dst.parent, prefix=f".{dst.name}.upload-{os.getpid()}-")
     try:
         with open(src, "rb") as fin, os.fdopen(fd, "wb") as fout:
             while True:
@@ -100,6 +125,8 @@ class LocalStore(Store):
             with os.scandir(d) as it:
                 out = []
                 for e in it:
+                    if _UPLOAD_TMP.match(e.name):
+                        continue  # an upload in progress (or abandoned): not a file of the share yet
                     try:
                         out.append(_entry(e.name, e.stat(), e.is_dir()))
                     except FileNotFoundError:
