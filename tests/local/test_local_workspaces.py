@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 from local_helpers import job_params
 
-from batchai_sdk import ClusterClient, ExperimentClient, JobClient, ResourceExistsError, ResourceNotFoundError, WorkspaceClient
+from batchai_sdk import (
+    ClusterClient,
+    ExperimentClient,
+    JobClient,
+    ResourceExistsError,
+    ResourceNotFoundError,
+    WorkspaceClient,
+)
 
 
 def test_workspace_and_experiment_lifecycle(backend, shares) -> None:
