@@ -462,10 +462,7 @@ class AzureBackend(Backend):
             try:
                 poller.result()
             except HttpResponseError as exc:
-                name = compute.scale_set_name(workspace, cluster)
-                mapped = map_arm_error(exc, f"creating scale set '{name}'")
-                code = getattr(mapped, "error_code", None) or "ProvisioningFailed"
-                return ProvisioningStatus("failed", target, [r.error(code, mapped.message)])
+                return self._creation_failed(workspace, cluster, target, exc)
         try:
             vmss = self._scale_set(workspace, cluster)
         except HttpResponseError as exc:
@@ -477,6 +474,15 @@ class AzureBackend(Backend):
         if vmss.sku is not None and vmss.sku.capacity is not None:
             target = int(vmss.sku.capacity)
         if state == "failed":
+            if poller is not None:
+                # The create operation carries the precise error (AllocationFailed, quota, ...); it ends
+                # right after the scale set turns failed, so wait for it rather than guess from instances.
+                try:
+                    poller.result(timeout=60)
+                except HttpResponseError as exc:
+                    with self._lock:
+                        self._pollers.pop((workspace, cluster), None)
+                    return self._creation_failed(workspace, cluster, target, exc)
             return ProvisioningStatus("failed", target, self._instance_errors(workspace, cluster))
         if state == "succeeded" or current == "succeeded":
             if current == "succeeded":
@@ -486,6 +492,12 @@ class AzureBackend(Backend):
                     log.warning("cluster %s/%s: reconcile failed: %s", workspace, cluster, exc.message)
             return ProvisioningStatus("succeeded", target)
         return ProvisioningStatus("creating", target)
+
+    def _creation_failed(self, workspace: str, cluster: str, target: int, exc: HttpResponseError) -> ProvisioningStatus:
+        name = compute.scale_set_name(workspace, cluster)
+        mapped = map_arm_error(exc, f"creating scale set '{name}'")
+        code = getattr(mapped, "error_code", None) or "ProvisioningFailed"
+        return ProvisioningStatus("failed", target, [r.error(code, mapped.message)])
 
     def _instance_errors(self, workspace: str, cluster: str) -> list[dict[str, Any]]:
         name = compute.scale_set_name(workspace, cluster)
