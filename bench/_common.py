@@ -73,7 +73,11 @@ def write_section(title: str, body: str) -> None:
     if header in text:
         start = text.index(header)
         nxt = text.find("\n## ", start + len(header))
-        text = text[:start] + block + (text[nxt + 1 :] if nxt != -1 else "")
+        text = text[:start] + block + ("\n" + text[nxt + 1 :] if nxt != -1 else "")
     else:
         text = text.rstrip() + "\n\n" + block
     RESULTS.write_text(text)
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "NOT met"

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import TempRoot, machine, median, pct, write_section  # noqa: E402
+from _common import TempRoot, machine, median, pct, verdict, write_section  # noqa: E402
 
 from batchai_sdk import ClusterClient, FileShareClient, JobClient, LocalBackend  # noqa: E402
 from batchai_sdk import models as m  # noqa: E402
@@ -80,10 +80,10 @@ def main() -> None:
             to_done.append(time.perf_counter() - t)
         overhead = median(to_done) - median(baseline_run)
         rows.append(("submit → running latency (median)", f"{median(to_running) * 1000:.0f} ms",
-                     f"bash spawn {median(baseline_spawn) * 1000:.1f} ms", "target ≤ 100 ms"))
+                     f"bash spawn {median(baseline_spawn) * 1000:.1f} ms", f"target ≤ 100 ms: {verdict(median(to_running) <= 0.1)}"))
         rows.append(("trivial job submit → succeeded (median)", f"{median(to_done) * 1000:.0f} ms",
                      f"subprocess.run {median(baseline_run) * 1000:.1f} ms",
-                     f"overhead {overhead * 1000:.0f} ms (target ≤ 250 ms)"))
+                     f"overhead {overhead * 1000:.0f} ms; target ≤ 250 ms: {verdict(overhead <= 0.25)}"))
 
         # --- stream_file line latency
         n_lines = 200
@@ -94,7 +94,7 @@ def main() -> None:
             lat.append(time.time() - float(line))
         assert len(lat) == n_lines, len(lat)
         rows.append(("stream_file line latency p50 / p95", f"{pct(lat, 0.5) * 1000:.0f} / {pct(lat, 0.95) * 1000:.0f} ms",
-                     "poll interval 20-100 ms", "target p95 ≤ 100 ms"))
+                     "poll interval 20-100 ms", f"target p95 ≤ 100 ms: {verdict(pct(lat, 0.95) <= 0.1)}"))
 
         # --- idle CPU of the nodes (agents) and the supervisor
         recs = [n for n in (backend.share_dir(backend.control_share) / ".batchai/workspaces/default/clusters/bench/nodes").glob("*.json")]
@@ -112,7 +112,7 @@ def main() -> None:
         sup_pct = 100 * (after[sup] - before[sup]) / args.idle_seconds
         base_pct = 100 * (after[sleeper.pid] - before[sleeper.pid]) / args.idle_seconds
         rows.append(("idle CPU per node agent (of one core)", f"{max(per_node):.2f} %",
-                     f"sleeping python {base_pct:.2f} %", f"supervisor {sup_pct:.2f} % per cluster; target ≤ 1 %"))
+                     f"sleeping python {base_pct:.2f} %", f"supervisor {sup_pct:.2f} % per cluster; target ≤ 1 %: {verdict(max(per_node) <= 1)}"))
 
         # --- throughput: N trivial jobs drained by 2 nodes
         t = time.perf_counter()
@@ -129,7 +129,7 @@ def main() -> None:
         seq = time.perf_counter() - t
         rows.append((f"{args.jobs} trivial jobs on a 2-node cluster", f"{args.jobs / total:.1f} jobs/s",
                      f"sequential subprocess.run {args.jobs / seq:.0f} jobs/s",
-                     f"submit {args.jobs / submitted:.0f} jobs/s; target ≥ 20 jobs/s"))
+                     f"submit {args.jobs / submitted:.0f} jobs/s; target ≥ 20 jobs/s: {verdict(args.jobs / total >= 20)}"))
         clusters.begin_delete("bench").result()
 
     table = "| measure | batchai-sdk | baseline (same run) | note |\n|---|---|---|---|\n" + "\n".join(

@@ -133,7 +133,7 @@ def main() -> None:
     ap.add_argument("--files", type=int, default=1000)
     ap.add_argument("--mib", type=int, default=1024)
     ap.add_argument("--quick", action="store_true", help="200 files / 100 MiB")
-    ap.add_argument("--rtt-ms", type=float, nargs="+", default=[0, 10],
+    ap.add_argument("--rtt-ms", type=float, nargs="+", default=[0, 10, 30],
                     help="simulated round trips to measure (0: bare loopback)")
     args = ap.parse_args()
     if args.quick:
@@ -160,7 +160,7 @@ def main() -> None:
     table = "| measure | batchai-sdk upload_directory | sequential ShareFileClient.upload_file (same run, same fake) | ratio / target |\n|---|---|---|---|\n" + "\n".join(
         f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows)
     body = (f"Machine: {machine()}. Date: {time.strftime('%Y-%m-%d')}. `python bench/upload.py --files {args.files} "
-            f"--mib {args.mib} --rtt-ms {' '.join(str(x) for x in args.rtt_ms)}`. FakeAzure (HTTPS on 127.0.0.1) in its "
+            f"--mib {args.mib} --rtt-ms {' '.join(f'{x:g}' for x in args.rtt_ms)}`. FakeAzure (HTTPS on 127.0.0.1) in its "
             "own process; \"RTT\" rows delay every Files answer by that much, like a network round trip (on the bare "
             f"loopback both clients are CPU-bound on 2 cores, which hides what parallel transfers are for).{note}\n\n"
             f"{table}\n\nRequests of the unchanged re-upload, counted at the fake: {ops or 'none'}.\n")

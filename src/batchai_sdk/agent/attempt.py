@@ -277,9 +277,17 @@ class Attempt:
                 return res
         return None
 
+    def _peers_done(self) -> bool:
+        """Whether every node of the job has written its result (its own processes have ended)."""
+        rdir = layout.results_dir(self.ws, self.exp, self.name, self.attempt)
+        done = {res.get("node") for res in (self.io.read_json(rdir + "/" + n) for n in self.io.listdir(rdir))
+                if isinstance(res, dict)}
+        return all(n["node"] in done for n in self.launch["nodes"])
+
     def _watch(self) -> Outcome:
         """Wait for the processes; stop them on terminate, wall clock, a failed peer or a lost job."""
         grace = self.cfg.terminate_grace
+        reported = False
         while True:
             main = [p for p in self.procs if not p.daemon]
             codes = [p.poll() for p in main]
@@ -291,8 +299,17 @@ class Attempt:
                                               process=p.name, node=self.cfg.node_id, exit_code=code,
                                               stderr_tail=tail(p.stderr_path))])
             if all(c is not None for c in codes):
-                stop_all(self.procs, grace)  # parameter servers and other daemons
-                return Outcome(codes[0] if codes else 0)
+                done = Outcome(codes[0] if codes else 0)
+                if not any(p.daemon and p.poll() is None for p in self.procs):
+                    return done
+                # Parameter servers also serve the workers of other nodes: they stop only once every node's
+                # workers have ended. This node says its own are done by writing its result now.
+                if not reported:
+                    write_result(self.agent, self.job, self.attempt, self.slot, done)
+                    reported = True
+                if self._peers_done():
+                    stop_all(self.procs, grace)
+                    return done
             reason = self._stop_reason()
             if reason:
                 why, err = reason
@@ -306,13 +323,19 @@ def terminate_signal() -> int:
     return signal.SIGTERM
 
 
+def write_result(agent: NodeAgent, job: dict[str, Any], attempt: int, slot: int, outcome: Outcome) -> None:
+    """This node's result record: its processes have ended (the master waits for every node's)."""
+    result = {"node": agent.cfg.node_id, "slot": slot, "exitCode": outcome.exit_code, "errors": outcome.errors,
+              "interrupted": outcome.interrupted, "time": r.now()}
+    agent.io.write_json(layout.result_record(job["workspace"], job["experiment"], job["name"], attempt,
+                                             agent.cfg.node_id), result)
+
+
 def finalize(agent: NodeAgent, job: dict[str, Any], attempt: int, slot: int, launch: dict[str, Any], outcome: Outcome) -> None:
     """Write this node's result; the master node ends the attempt once every node reported."""
     io = agent.io
     ws, exp, name = job["workspace"], job["experiment"], job["name"]
-    result = {"node": agent.cfg.node_id, "slot": slot, "exitCode": outcome.exit_code, "errors": outcome.errors,
-              "interrupted": outcome.interrupted, "time": r.now()}
-    io.write_json(layout.result_record(ws, exp, name, attempt, agent.cfg.node_id), result)
+    write_result(agent, job, attempt, slot, outcome)
     node_ids = [n["node"] for n in launch["nodes"]]
     start = float(launch.get("startTime", r.now()))
     if outcome.interrupted == "stopping":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import posixpath
 import threading
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -58,7 +59,7 @@ class FileShareClient(ClientBase):
     :param max_concurrency: files transferred in parallel by directory transfers.
     """
 
-    def __init__(self, backend: Backend | None = None, *, max_concurrency: int = 8) -> None:
+    def __init__(self, backend: Backend | None = None, *, max_concurrency: int = 16) -> None:
         super().__init__(backend)
         self.max_concurrency = max_concurrency
 
@@ -162,8 +163,16 @@ class FileShareClient(ClientBase):
             if d and d != ".":
                 self.backend.store.make_dirs(share, d.rstrip("/.") if d.endswith("/.") else d)
         pairs = [(p, "/".join(x for x in (base, p.relative_to(root).as_posix()) if x)) for p in files]
+        # One listing per directory tells which files are new: they need no per-file "unchanged?" look-up.
+        present: set[str] = set()
+        for d in {posixpath.dirname(dst) for _, dst in pairs}:
+            try:
+                present.update(posixpath.join(d, e.name) if d else e.name for e in self.backend.store.list_dir(share, d))
+            except ResourceNotFoundError:
+                pass
         return self._transfer(
-            pairs, [p.stat().st_size for p in files], lambda src, dst, cb: self.backend.store.upload_file(share, dst, src, skip_unchanged=skip_unchanged, progress=cb),
+            pairs, [p.stat().st_size for p in files], lambda src, dst, cb: self.backend.store.upload_file(
+                share, dst, src, skip_unchanged=skip_unchanged, progress=cb, absent=dst not in present),
             progress, f"upload {root.name}", max_concurrency,
         )
 

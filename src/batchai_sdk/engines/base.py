@@ -97,8 +97,12 @@ class Store(abc.ABC):
         skip_unchanged: bool = True,
         progress: ProgressCallback | None = None,
         max_concurrency: int = 4,
+        absent: bool = False,
     ) -> bool:
-        """Upload one file; False when skipped because the share already holds the same file."""
+        """Upload one file; False when skipped because the share already holds the same file.
+
+        ``absent=True`` says the caller listed the directory and the file is not there, so the store may
+        skip its own "is it unchanged?" look-up (a request per file on Azure)."""
 
     @abc.abstractmethod
     def download_file(

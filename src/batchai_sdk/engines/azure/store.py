@@ -72,6 +72,27 @@ def _md5(path: Path) -> bytes:
     return digest.digest()
 
 
+#: Connections kept open per host. requests keeps 10 by default: parallel transfers with more threads than
+#: that throw connections away and pay a new TLS handshake per request.
+POOL_SIZE = 64
+
+
+#: Azure Files' largest put-range (4 MiB): files up to this size go in one request.
+_RANGE = 4 * 1024 * 1024
+_CONNECTION_OPTIONS = ("connection_verify", "connection_cert", "connection_timeout", "read_timeout")
+
+
+def _pooled_transport(**connection: Any) -> Any:
+    import requests
+    from azure.core.pipeline.transport import RequestsTransport
+
+    session = requests.Session()
+    adapter = requests.adapters.HTTPAdapter(pool_connections=4, pool_maxsize=POOL_SIZE)
+    session.mount("https://", adapter)
+    session.mount("http://", adapter)
+    return RequestsTransport(session=session, session_owner=True, **connection)
+
+
 class AzureFilesStore(Store):
     """:class:`~batchai_sdk.engines.base.Store` on Azure Files with a storage account key.
 
@@ -83,6 +104,9 @@ class AzureFilesStore(Store):
         self.account_url = account_url
         self.account_name = account_name
         self._key = account_key
+        if "transport" not in client_options:
+            connection = {k: client_options[k] for k in _CONNECTION_OPTIONS if k in client_options}
+            client_options["transport"] = _pooled_transport(**connection)
         self._service = ShareServiceClient(
             account_url, credential={"account_name": account_name, "account_key": account_key}, **client_options
         )
@@ -295,11 +319,12 @@ class AzureFilesStore(Store):
         skip_unchanged: bool = True,
         progress: ProgressCallback | None = None,
         max_concurrency: int = 4,
+        absent: bool = False,
     ) -> bool:
         st = os.stat(local_path)
         mtime = str(int(st.st_mtime))
         client = self._file(share, path)
-        if skip_unchanged:
+        if skip_unchanged and not absent:
             try:
                 props = client.get_file_properties()
                 if props.size == st.st_size and (props.metadata or {}).get(MTIME_KEY) == mtime:
@@ -311,7 +336,9 @@ class AzureFilesStore(Store):
 
         def send() -> None:
             with open(local_path, "rb") as f:
-                client.upload_file(f, length=st.st_size, max_concurrency=max_concurrency, content_settings=settings,
+                # Threads only pay off for files of several ranges; directory uploads already run files in parallel.
+                workers = max_concurrency if st.st_size > _RANGE else 1
+                client.upload_file(f, length=st.st_size, max_concurrency=workers, content_settings=settings,
                                    progress_hook=_progress_hook(progress))
 
         try:

@@ -203,9 +203,10 @@ class LocalStore(Store):
         skip_unchanged: bool = True,
         progress: ProgressCallback | None = None,
         max_concurrency: int = 4,
+        absent: bool = False,
     ) -> bool:
         dst = self._path(share, path)
-        if skip_unchanged and _same_file(local_path, dst):
+        if skip_unchanged and not absent and _same_file(local_path, dst):
             return False
         _copy(local_path, dst, progress)
         return True
