@@ -49,11 +49,13 @@ def main(root: Path) -> dict[str, object]:
 
 
 def _outcome(jobs: JobClient, job: m.Job, logs: list[str]) -> dict[str, object]:
+    info, name = job.execution_info, str(job.name)
+    lines = {log: list(jobs.stream_file(name, log)) for log in logs}
     return {
         "state": job.execution_state,
-        "errors": [e.message for e in job.execution_info.errors or []],
-        "logs": {name: key_values(list(jobs.stream_file(job.name, name))) for name in logs},
-        "lines": {name: list(jobs.stream_file(job.name, name)) for name in logs},
+        "errors": [e.message for e in (info.errors if info else None) or []],
+        "logs": {log: key_values(text) for log, text in lines.items()},
+        "lines": lines,
     }
 
 

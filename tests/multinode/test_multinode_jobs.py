@@ -50,28 +50,33 @@ def test_pytorch_ddp_trains_on_two_nodes(make_cluster, jobs, script_on_share) ->
     assert abs(float(ranks[0]["weight"]) - 2) < 0.05 and abs(float(ranks[0]["bias"]) - 1) < 0.05
 
 
-def test_tensorflow_parameter_server_job(backend, make_cluster, jobs, script_on_share) -> None:
+@pytest.mark.parametrize(("workers", "servers"), [(2, 1), (1, 2)], ids=["2wk-1ps", "1wk-2ps"])
+def test_tensorflow_parameter_server_job(make_cluster, jobs, script_on_share, workers: int, servers: int) -> None:
+    """ps i and worker i run on node i % 2. Worker 1 comes late; with 1 worker and 2 ps, node 1 runs only ps 1."""
     cluster = make_cluster(nodes=2)
     args = ("--task_index=$AZ_BATCHAI_TASK_INDEX --ps_hosts=$AZ_BATCHAI_PS_HOSTS "
             "--worker_hosts=$AZ_BATCHAI_WORKER_HOSTS")
     params = toolkit_job(cluster.id, 2, tensor_flow_settings=m.TensorFlowSettings(
-        python_script_file_path=script_on_share("tf_stub.py"), worker_count=2, parameter_server_count=1,
+        python_script_file_path=script_on_share("tf_stub.py"), worker_count=workers, parameter_server_count=servers,
         worker_command_line_args="--job_name=worker " + args, parameter_server_command_line_args="--job_name=ps " + args))
     job = jobs.begin_create("tf", params).result(timeout=60)
-    # The parameter server never returns: the job ends because the workers did, and the ps was stopped.
+    # Parameter servers never return: the job ends because every node's workers did, and they were stopped then.
     assert job.execution_state == "succeeded", job.execution_info
     assert (job.execution_info.end_time - job.execution_info.start_time).total_seconds() < 20
-    names = {f.name for f in jobs.list_output_files("tf")}
-    assert {"stdout-wk-0.txt", "stdout-wk-1.txt", "stdout-ps-0.txt"} <= names
-    logs = {n: list(jobs.stream_file("tf", f"stdout-{n}.txt")) for n in ("wk-0", "wk-1", "ps-0")}
-    assert not any("BAD" in line for lines in logs.values() for line in lines), logs
-    tasks = {n: key_values(lines) for n, lines in logs.items()}
-    assert [(tasks[n]["role"], tasks[n]["index"], tasks[n]["node_rank"]) for n in ("ps-0", "wk-0", "wk-1")] == [
-        ("ps", "0", "0"), ("worker", "0", "0"), ("worker", "1", "1")]
-    assert len({t["listening"] for t in tasks.values()}) == 3, "each task has a port of its own"
-    for n in ("wk-0", "wk-1"):
-        assert tasks[n]["connected"] == tasks["ps-0"]["listening"] and tasks[n]["got"] == "ps"
-    assert all(t["listening"].startswith("127.0.0.1:") for t in tasks.values())
+    logs = [f"wk-{i}" for i in range(workers)] + [f"ps-{i}" for i in range(servers)]
+    assert {f"stdout-{n}.txt" for n in logs} <= {f.name for f in jobs.list_output_files("tf")}
+    lines = {n: list(jobs.stream_file("tf", f"stdout-{n}.txt")) for n in logs}
+    assert not any("BAD" in line for text in lines.values() for line in text), lines
+    tasks = {n: key_values(text) for n, text in lines.items()}
+    for n, t in tasks.items():
+        role, index = n.split("-")
+        assert (t["role"], t["index"], t["node_rank"]) == ("worker" if role == "wk" else "ps", index, str(int(index) % 2))
+        assert t["listening"].startswith("127.0.0.1:")
+    assert len({t["listening"] for t in tasks.values()}) == len(tasks), "each task has a port of its own"
+    ps_addresses = [tasks[f"ps-{i}"]["listening"] for i in range(servers)]
+    for i in range(workers):
+        worker_log = lines[f"wk-{i}"]
+        assert [f"connected={a} got=ps" for a in ps_addresses] == [x for x in worker_log if x.startswith("connected")]
 
 
 @pytest.mark.skipif(shutil.which("mpirun") is None, reason="OpenMPI's mpirun is not installed (apt-get install openmpi-bin)")

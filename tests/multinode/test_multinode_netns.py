@@ -35,6 +35,7 @@ def test_multi_node_jobs_run_with_only_loopback(local_root: Path) -> None:
     assert run.returncode == 0, run.stderr[-3000:]
     report = json.loads(run.stdout.strip().splitlines()[-1])
     assert report["interfaces"] == ["lo"]
+    assert {"ddp", "mpi"} & set(report), report
     if "ddp" in report:
         ddp = report["ddp"]
         assert ddp["state"] == "succeeded", ddp

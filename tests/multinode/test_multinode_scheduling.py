@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import pytest
 from local_helpers import job_params
 from multinode_helpers import error_details, key_values, pytorch_job
 from process_helpers import processes_under

@@ -32,4 +32,5 @@ for step in range(40):
     last = loss.item()
 w, b = model.module.weight.item(), model.module.bias.item()
 print(f"first_loss={first:.6f} final_loss={last:.6f} weight={w:.6f} bias={b:.6f}", flush=True)
+dist.barrier()  # leave together: a rank tearing gloo down while its peer still talks can abort (SIGABRT)
 dist.destroy_process_group()

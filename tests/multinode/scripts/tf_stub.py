@@ -47,9 +47,11 @@ if kind == "ps":
         conn.sendall(b"ps\n")
         conn.close()
 
+# Later workers come late (as a slow node would): parameter servers must serve until the last worker is done.
+time.sleep(1.5 * a.task_index)
 for ps in config["cluster"].get("ps", []):
     h, p = ps.rsplit(":", 1)
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 10
     while True:
         try:
             with socket.create_connection((h, int(p)), timeout=2) as c:
