@@ -37,8 +37,8 @@ QUICK: list[tuple[str, list[str]]] = [
     ("ray_jobs.py", ["--runs", "3", "--jobs", "8", "--lines", "50"]),
     ("journey.py", ["--train", "1000", "--test", "200", "--epochs", "1"]),
 ]
-#: Benchmarks that print their figures instead of writing a section.
-PRINTS = {"journey.py": "Journey: Fashion-MNIST sample, direct vs as a local job"}
+#: Section titles the benchmarks write (used for a "not run" or "failed" note in their place).
+PRINTS = {"journey.py": "Fashion-MNIST journey"}
 
 
 def header(mode: str, took: float | None) -> str:
@@ -101,13 +101,10 @@ def main() -> int:
         t = time.perf_counter()
         done = subprocess.run([sys.executable, str(BENCH / script), *argv], capture_output=True, text=True)
         print(f"    {time.perf_counter() - t:.0f} s, exit {done.returncode}", flush=True)
-        title = PRINTS.get(script)
         if done.returncode != 0:
             failures += 1
-            write_section(title or f"{script} (failed)", f"`python bench/{script} {' '.join(argv)}` failed "
+            write_section(PRINTS.get(script) or f"{script} (failed)", f"`python bench/{script} {' '.join(argv)}` failed "
                           f"(exit {done.returncode}):\n\n```\n{(done.stderr or done.stdout).strip()[-2000:]}\n```\n")
-        elif title:
-            write_section(title, f"`python bench/{script} {' '.join(argv)}`, same run:\n\n```\n{done.stdout.strip()}\n```\n")
     rewrite_top(mode, time.perf_counter() - started)
     print(RESULTS.read_text())
     return 1 if failures else 0
