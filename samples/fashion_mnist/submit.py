@@ -58,7 +58,8 @@ PACKAGES_CHECK = (
     'python -c "import importlib.util as u, os, sys; '
     "names = ['keras', os.environ.get('KERAS_BACKEND') or 'jax']; "
     "missing = [n for n in names if u.find_spec(n) is None]; "
-    "print('missing: ' + ' '.join(missing) if missing else 'found ' + ' and '.join(names)); "
+    "[print(f'No module named {n!r}', file=sys.stderr) for n in missing]; "
+    "print('found ' + ' and '.join(names)) if not missing else None; "
     'sys.exit(1 if missing else 0)"'
 )
 PREPARATION = {

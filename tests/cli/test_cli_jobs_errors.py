@@ -109,17 +109,6 @@ def test_storage_key_never_printed(cli, tmp_path: Path) -> None:
         cli("cluster", "delete", "-n", "c9", "-y", ok=False)
 
 
-def test_file_server_not_available_yet(cli) -> None:
-    try:
-        import batchai_sdk.clients as clients
-    except ImportError:  # pragma: no cover
-        pytest.skip("SDK clients missing")
-    if hasattr(clients, "FileServerClient"):
-        pytest.skip("the SDK has a FileServerClient now: this test guards its absence only")
-    line = _one_line_error(cli("file-server", "list", ok=False))
-    assert "not available on this engine yet" in line
-
-
 def test_engine_from_config_file_and_environment(cli) -> None:
     Path(cli.env["BATCHAI_CONFIG"]).write_text("[defaults]\nengine = azure\n")
     line = _one_line_error(cli("cluster", "list", ok=False))
