@@ -6,6 +6,7 @@ import logging
 import os
 import shutil
 import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
     from .node import NodeAgent
 
 log = logging.getLogger("batchai_sdk.agent")
+
+#: The slowest pace at which a running job's control records are read (terminate, end, failed peers).
+MAX_CHECK_INTERVAL = 0.5
 
 #: Variables of the agent's own process that a job must not inherit.
 _AGENT_ONLY = ("BATCHAI_AGENT_CONFIG",)
@@ -288,6 +292,14 @@ class Attempt:
         """Wait for the processes; stop them on terminate, wall clock, a failed peer or a lost job."""
         grace = self.cfg.terminate_grace
         reported = False
+        # A thread blocked in waitpid per process wakes the loop the moment one exits; the control records
+        # (terminate, end, peers) are read at a pace that slows to MAX_CHECK_INTERVAL, so a long CPU-bound job
+        # is not interrupted 20 times a second (its thread pools lose time to every wake-up on a small machine).
+        exited = threading.Event()
+        for proc in self.procs:
+            threading.Thread(target=_wait_then_set, args=(proc, exited), daemon=True,
+                             name=f"wait-{proc.pid}").start()
+        interval = self.cfg.poll_interval
         while True:
             main = [p for p in self.procs if not p.daemon]
             codes = [p.poll() for p in main]
@@ -316,7 +328,16 @@ class Attempt:
                 stop_all(self.procs, grace)
                 return Outcome(None, [err] if err else [], interrupted=why)
             self.agent.tick += 1
-            time.sleep(self.cfg.poll_interval)
+            if exited.wait(interval):
+                exited.clear()
+                interval = self.cfg.poll_interval
+            else:
+                interval = min(MAX_CHECK_INTERVAL, interval * 1.5)
+
+
+def _wait_then_set(proc: Process, event: threading.Event) -> None:
+    proc.popen.wait()
+    event.set()
 
 
 def terminate_signal() -> int:
