@@ -21,8 +21,9 @@ The commands mirror `az batchai` (2018-05-01). Engine selection: `--engine local
 else the INI config file (`$BATCHAI_CONFIG`, default `~/.batchai/config`, section `[defaults] engine = ...`),
 else `local`. The local engine keeps its state in `--root`, `BATCHAI_HOME` or `~/.batchai`. The azure engine reads
 `AZURE_SUBSCRIPTION_ID`, `AZURE_RESOURCE_GROUP`, `AZURE_LOCATION`, `AZURE_BATCHAI_STORAGE_ACCOUNT`,
-`AZURE_BATCHAI_STORAGE_KEY` (the variables `az batchai` read), `BATCHAI_ARM_ENDPOINT`, `BATCHAI_FILES_ENDPOINT` and
-`REQUESTS_CA_BUNDLE`. Errors are one line on stderr (`error: ...`), exit status 1 (2 for usage errors); `--debug`
+`AZURE_BATCHAI_STORAGE_KEY` (the variables `az batchai` read), `BATCHAI_ARM_ENDPOINT`, `BATCHAI_FILES_ENDPOINT`,
+`REQUESTS_CA_BUNDLE`, `AZURE_ACCESS_TOKEN` (a pre-fetched ARM token, used instead of `DefaultAzureCredential`) and
+`BATCHAI_AZURE_POLLING_INTERVAL`. Errors are one line on stderr (`error: ...`), exit status 1 (2 for usage errors); `--debug`
 shows tracebacks. `job wait` exits with the job's exit code.
 """
 

@@ -18,6 +18,11 @@ The config file is INI (read with :mod:`configparser`, the same on every Python 
     location = eastus
     storage_account = mystorage
     storage_key = ...       ; better: AZURE_BATCHAI_STORAGE_KEY
+    polling_interval = 30   ; seconds between ARM long-running-operation polls
+
+The azure engine signs in with ``AZURE_ACCESS_TOKEN`` when it is set (a pre-fetched ARM token, as
+``az account get-access-token --query accessToken -o tsv`` prints; never put it in the file), else with
+``DefaultAzureCredential``.
 """
 
 from __future__ import annotations
@@ -60,6 +65,8 @@ class EngineSettings:
     location: str | None = None
     storage_account: str | None = None
     storage_key: str | None = field(default=None, repr=False)
+    access_token: str | None = field(default=None, repr=False)
+    polling_interval: str | None = None
     arm_endpoint: str | None = None
     files_endpoint: str | None = None
     ca_bundle: str | None = None
@@ -88,6 +95,9 @@ class EngineSettings:
             location=pick(self.location, "AZURE_LOCATION", "azure", "location"),
             storage_account=pick(self.storage_account, "AZURE_BATCHAI_STORAGE_ACCOUNT", "azure", "storage_account"),
             storage_key=pick(self.storage_key, "AZURE_BATCHAI_STORAGE_KEY", "azure", "storage_key"),
+            # Never read from the config file: a token belongs in the pipeline's secret store, not on disk.
+            access_token=(self.access_token or env.get("AZURE_ACCESS_TOKEN") or "").strip() or None,
+            polling_interval=pick(self.polling_interval, "BATCHAI_AZURE_POLLING_INTERVAL", "azure", "polling_interval"),
             arm_endpoint=pick(self.arm_endpoint, "BATCHAI_ARM_ENDPOINT", "azure", "arm_endpoint"),
             files_endpoint=pick(self.files_endpoint, "BATCHAI_FILES_ENDPOINT", "azure", "files_endpoint"),
             ca_bundle=pick(self.ca_bundle, "REQUESTS_CA_BUNDLE", "azure", "ca_bundle"),
@@ -126,4 +136,20 @@ def make_backend(settings: EngineSettings) -> Any:
         kwargs["files_endpoint"] = settings.files_endpoint
     if settings.ca_bundle:
         kwargs["connection_verify"] = settings.ca_bundle
+    if settings.polling_interval:
+        kwargs["polling_interval"] = _seconds(settings.polling_interval, "BATCHAI_AZURE_POLLING_INTERVAL")
+    if settings.access_token:
+        from ..engines.azure.credentials import StaticTokenCredential
+
+        kwargs["credential"] = StaticTokenCredential(settings.access_token)
     return AzureBackend(str(settings.subscription), str(settings.resource_group), str(settings.location), **kwargs)
+
+
+def _seconds(value: str, name: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not seconds >= 0:
+        raise CLIError(f"{name} (or [azure] polling_interval) must be a number of seconds >= 0, not '{value}'")
+    return seconds
