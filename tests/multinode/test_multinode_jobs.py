@@ -35,7 +35,9 @@ def test_pytorch_ddp_trains_on_two_nodes(make_cluster, jobs, script_on_share) ->
     pytest.importorskip("torch")
     cluster = make_cluster(nodes=2)
     job = jobs.begin_create("ddp", pytorch_job(cluster.id, script_on_share("ddp_train.py"))).result()
-    assert job.execution_state == "succeeded", job.execution_info
+    if job.execution_state != "succeeded":
+        logs = {f"stderr-{r}": "\n".join(list(jobs.stream_file("ddp", f"stderr-{r}.txt"))[-15:]) for r in (0, 1)}
+        pytest.fail(f"DDP job failed: {job.execution_info}\n{logs}")
     names = {f.name for f in jobs.list_output_files("ddp")}
     assert {"stdout-0.txt", "stdout-1.txt", "stderr-0.txt", "stderr-1.txt", "execution.log"} <= names
     ranks = [key_values(list(jobs.stream_file("ddp", f"stdout-{r}.txt"))) for r in (0, 1)]

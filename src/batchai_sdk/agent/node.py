@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import random
 import signal
 import socket
 import threading
@@ -30,12 +31,39 @@ PORTS_PER_NODE = 8
 STALE_ENTRY_NS = 60 * 10**9
 
 
-def free_ports(address: str, count: int) -> list[int]:
-    socks = []
+def _ephemeral_range() -> tuple[int, int]:
     try:
-        for _ in range(count):
+        lo, hi = open("/proc/sys/net/ipv4/ip_local_port_range").read().split()
+        return int(lo), int(hi)
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
+def free_ports(address: str, count: int) -> list[int]:
+    """Ports free on this node now, for a job's rendezvous.
+
+    They are drawn below the kernel's ephemeral range: a port handed out by ``bind(0)`` is exactly the kind
+    the kernel also gives to outgoing connections, so another process could take it before the job binds it.
+    """
+    host = address if address not in ("", "0.0.0.0") else "127.0.0.1"
+    lo, _hi = _ephemeral_range()
+    pool_lo, pool_hi = (20000, lo - 1) if lo > 21000 else (lo, 65535)
+    rng = random.Random()
+    socks: list[socket.socket] = []
+    try:
+        tries = 0
+        while len(socks) < count and tries < count * 50:
+            tries += 1
             s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            s.bind((address if address not in ("", "0.0.0.0") else "127.0.0.1", 0))
+            try:
+                s.bind((host, rng.randint(pool_lo, pool_hi)))
+            except OSError:
+                s.close()
+                continue
+            socks.append(s)
+        while len(socks) < count:  # a crowded range: let the kernel choose
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.bind((host, 0))
             socks.append(s)
         return [s.getsockname()[1] for s in socks]
     finally:
