@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import signal
 import threading
 import time
 from dataclasses import dataclass, field
@@ -338,10 +337,6 @@ class Attempt:
 def _wait_then_set(proc: Process, event: threading.Event) -> None:
     proc.popen.wait()
     event.set()
-
-
-def terminate_signal() -> int:
-    return signal.SIGTERM
 
 
 def write_result(agent: NodeAgent, job: dict[str, Any], attempt: int, slot: int, outcome: Outcome) -> None:

@@ -89,6 +89,17 @@ def stop_all(procs: list[Process], grace: float) -> None:
         p.signal_group(signal.SIGKILL)
 
 
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this pid exists (one we may not signal counts as alive)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def kill_groups(pgids: list[int]) -> None:
     """Kill process groups a previous agent on this node left behind."""
     for pgid in pgids:

@@ -40,3 +40,16 @@ class ClientBase:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class WorkspaceClientBase(ClientBase):
+    """A client of the resources of one workspace (created on first use)."""
+
+    def __init__(self, backend: Backend | None, workspace: str) -> None:
+        super().__init__(backend)
+        from ..models import validate_resource_name
+
+        self.workspace = validate_resource_name(workspace, "workspace")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(backend={self.backend!r}, workspace={self.workspace!r})"

@@ -16,7 +16,7 @@ from ..control import layout
 from ..control import records as r
 from ..engines.base import Backend
 from ..exceptions import ValidationError
-from ._base import ClientBase
+from ._base import WorkspaceClientBase
 from ._polling import make_poller
 from ._records import iso, resource_id, strip_secrets
 from .workspaces import ensure_workspace, single_page
@@ -75,7 +75,7 @@ def max_nodes(scale: dict[str, Any]) -> int:
     return int((scale.get("autoScale") or {}).get("maximumNodeCount", 0))
 
 
-class ClusterClient(ClientBase):
+class ClusterClient(WorkspaceClientBase):
     """Clusters of one workspace.
 
     :param backend: the engine (default: ``LocalBackend()``).
@@ -83,13 +83,7 @@ class ClusterClient(ClientBase):
     """
 
     def __init__(self, backend: Backend | None = None, workspace: str = "default") -> None:
-        super().__init__(backend)
-        from ..models import validate_resource_name
-
-        self.workspace = validate_resource_name(workspace, "workspace")
-
-    def __repr__(self) -> str:
-        return f"ClusterClient(backend={self.backend!r}, workspace={self.workspace!r})"
+        super().__init__(backend, workspace)
 
     # ------------------------------------------------------------------ records
     def _record(self, name: str) -> dict[str, Any]:
@@ -178,13 +172,10 @@ class ClusterClient(ClientBase):
         task_secrets = {str(v["name"]): str(v["value"]) for k, v in found.items()
                         if k.startswith("properties.nodeSetup.setupTask.secrets") and isinstance(v, dict)}
         secrets["setupTask"] = task_secrets  # type: ignore[assignment]
-        # The secrets first: a node that sees the cluster record finds them already there.
-        io.write_json(layout.cluster_secrets(self.workspace, name) + ".tmp-" + cid, secrets, private=True)
         if not io.create_json(layout.cluster_record(self.workspace, name), rec):
-            io.remove(layout.cluster_secrets(self.workspace, name) + ".tmp-" + cid)
             raise ResourceExistsError(f"The cluster '{name}' already exists in workspace '{self.workspace}'.")
+        # Before provisioning: the nodes that read the secrets start only after this write.
         io.write_json(layout.cluster_secrets(self.workspace, name), secrets, private=True)
-        io.remove(layout.cluster_secrets(self.workspace, name) + ".tmp-" + cid)
         try:
             self.backend.provision_cluster(self.workspace, name, rec)
         except Exception as exc:

@@ -11,20 +11,16 @@ from azure.core.paging import ItemPaged
 from ..control import layout
 from ..control import records as r
 from ..engines.base import Backend
-from ._base import ClientBase
+from ._base import WorkspaceClientBase
 from ._records import iso, resource_id
 from .workspaces import ensure_workspace, single_page
 
 
-class ExperimentClient(ClientBase):
+class ExperimentClient(WorkspaceClientBase):
     """Create, get, list and delete experiments of one workspace."""
 
     def __init__(self, backend: Backend | None = None, workspace: str = "default") -> None:
-        super().__init__(backend)
-        self.workspace = workspace
-
-    def __repr__(self) -> str:
-        return f"ExperimentClient(backend={self.backend!r}, workspace={self.workspace!r})"
+        super().__init__(backend, workspace)
 
     def _model(self, rec: dict[str, Any]) -> Any:
         from ..models import Experiment

@@ -18,7 +18,7 @@ from ..control import layout
 from ..control import records as r
 from ..engines.base import Backend
 from ..exceptions import ValidationError
-from ._base import ClientBase
+from ._base import WorkspaceClientBase
 from ._polling import make_poller
 from ._records import iso, resource_id, strip_secrets
 from .workspaces import ensure_workspace, single_page
@@ -29,7 +29,7 @@ FILE_SERVER_TYPE = "Microsoft.BatchAI/workspaces/fileServers"
 _FINAL = ("succeeded", "failed")
 
 
-class FileServerClient(ClientBase):
+class FileServerClient(WorkspaceClientBase):
     """File servers of one workspace.
 
     A file server is an NFS volume that clusters mount with
@@ -41,13 +41,7 @@ class FileServerClient(ClientBase):
     """
 
     def __init__(self, backend: Backend | None = None, workspace: str = "default") -> None:
-        super().__init__(backend)
-        from ..models import validate_resource_name
-
-        self.workspace = validate_resource_name(workspace, "workspace")
-
-    def __repr__(self) -> str:
-        return f"FileServerClient(backend={self.backend!r}, workspace={self.workspace!r})"
+        super().__init__(backend, workspace)
 
     # ------------------------------------------------------------------ records
     def _record(self, name: str) -> dict[str, Any]:

@@ -20,12 +20,13 @@ from azure.core.paging import ItemPaged
 from azure.core.polling import LROPoller
 
 from ..agent.mounts import share_of
+from ..agent.processes import pid_alive
 from ..control import layout, lifecycle
 from ..control import records as r
 from ..control.paths import share_location
 from ..engines.base import Backend
 from ..exceptions import ValidationError
-from ._base import ClientBase
+from ._base import WorkspaceClientBase
 from ._polling import make_poller
 from ._records import iso, join, parse_cluster_id, resource_id, secret_env, strip_secrets
 from .clusters import max_nodes
@@ -72,15 +73,12 @@ def _owner_alive(lock: dict[str, Any]) -> bool:
     if lock.get("host") != socket.gethostname():
         return r.now() - float(lock.get("time", 0)) < 60
     try:
-        os.kill(int(lock.get("pid", 0)), 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, ValueError):
+        return pid_alive(int(lock.get("pid", 0)))
+    except ValueError:
         return True
-    return True
 
 
-class JobClient(ClientBase):
+class JobClient(WorkspaceClientBase):
     """Jobs of one experiment.
 
     :param backend: the engine (default: ``LocalBackend()``).
@@ -89,10 +87,9 @@ class JobClient(ClientBase):
     """
 
     def __init__(self, backend: Backend | None = None, workspace: str = "default", experiment: str = "default") -> None:
-        super().__init__(backend)
+        super().__init__(backend, workspace)
         from ..models import validate_resource_name
 
-        self.workspace = validate_resource_name(workspace, "workspace")
         self.experiment = validate_resource_name(experiment, "experiment")
 
     def __repr__(self) -> str:

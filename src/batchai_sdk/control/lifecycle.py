@@ -111,7 +111,6 @@ def requeue(io: RecordIO, job: dict[str, Any], attempt: int, *, reason: dict[str
     if not io.create_json(layout.end_record(ws, exp, name, attempt), marker):
         return False
     previous = io.read_json(layout.job_status(ws, exp, name)) or {}
-    previous.setdefault("errors", [])
     previous["errors"] = [reason]
     previous["attempt"] = attempt
     io.write_json(layout.job_status(ws, exp, name), queued_status(attempt + 1, previous=previous))

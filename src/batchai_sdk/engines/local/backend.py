@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ...agent.processes import pid_alive
 from ...control import layout
 from ..base import Backend, NodeLogin, ProvisioningStatus
 from .store import LocalStore
@@ -144,14 +145,8 @@ class LocalBackend(Backend):
 
     def _supervisor_alive(self, workspace: str, cluster: str) -> bool:
         pid = self._supervisor_pid(workspace, cluster)
-        if pid is None:
+        if pid is None or not pid_alive(pid):
             return False
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            return True
         # A zombie (our own exited child) is not alive.
         try:
             stat = Path(f"/proc/{pid}/stat").read_text()

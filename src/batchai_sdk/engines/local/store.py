@@ -12,6 +12,8 @@ from pathlib import Path
 
 from azure.core.exceptions import ResourceExistsError, ResourceNotFoundError
 
+from ...agent.control_dir import create_exclusive, write_atomic
+from ...agent.processes import pid_alive
 from ...engines.base import FileEntry, ProgressCallback, Store
 
 _CHUNK = 4 * 1024 * 1024
@@ -38,21 +40,11 @@ def _same_file(a: Path, b: Path) -> bool:
 _UPLOAD_TMP = re.compile(r"^\..+\.upload-(\d+)-")
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _remove_abandoned(dst: Path) -> None:
     """Temporary files of earlier copies to ``dst`` whose process is gone (a killed upload)."""
     for tmp in dst.parent.glob(f".{glob.escape(dst.name)}.upload-*"):
         m = _UPLOAD_TMP.match(tmp.name)
-        if m and not _pid_alive(int(m.group(1))):
+        if m and not pid_alive(int(m.group(1))):
             tmp.unlink(missing_ok=True)
 
 
@@ -154,34 +146,10 @@ class LocalStore(Store):
             raise ResourceNotFoundError(f"The file '{path}' does not exist in share '{share}'.") from None
 
     def write_atomic(self, share: str, path: str, data: bytes, *, private: bool = False) -> None:
-        p = self._path(share, path)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix="." + p.name + ".")
-        try:
-            if not private:
-                os.fchmod(fd, 0o644)
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, p)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomic(self._path(share, path), data, private=private)
 
     def create_exclusive(self, share: str, path: str, data: bytes) -> bool:
-        p = self._path(share, path)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        # Write under a temporary name and hard-link into place: readers never see a half-written record
-        # and link() fails atomically when the name exists.
-        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix="." + p.name + ".")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.link(tmp, p)
-            return True
-        except FileExistsError:
-            return False
-        finally:
-            Path(tmp).unlink(missing_ok=True)
+        return create_exclusive(self._path(share, path), data)
 
     def delete(self, share: str, path: str, *, recursive: bool = False) -> None:
         p = self._path(share, path)

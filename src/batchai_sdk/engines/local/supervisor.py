@@ -46,6 +46,7 @@ class Supervisor:
         self.counter = 0
         self.stop = False
         self.idle_since: dict[str, float] = {}
+        self.ticks = 0
 
     # ------------------------------------------------------------------ nodes
     def _next_id(self) -> str:
@@ -146,7 +147,7 @@ class Supervisor:
                     self._kill_lost_jobs(node)
                 del self.nodes[node]
                 self.stopping_nodes.pop(node, None)
-        self.ticks = getattr(self, 'ticks', 0) + 1
+        self.ticks += 1
         if self.ticks % 2 == 0:
             reap(self.io, self.ws, self.cluster, me=None)
         scale = (rec.get("spec") or {}).get("properties", {}).get("scaleSettings") or {}
